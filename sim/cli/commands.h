@@ -1,0 +1,10 @@
+// Entry points of the subcommands; each returns the process exit status (0 ok, 1 a check failed,
+// 2 bad input or usage) and throws InputError/UsageError for main() to report.
+#pragma once
+
+namespace ringsim {
+
+int run_command(int argc, char** argv);       // argv[0] is "run"
+int platform_command(int argc, char** argv);  // argv[0] is "platform"
+
+}  // namespace ringsim

@@ -1,0 +1,55 @@
+#include "../common/input_error.h"
+#include "command_line.h"
+#include "commands.h"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <string_view>
+
+namespace {
+
+constexpr const char* kUsage = R"(ringsim — simulate ring-allreduce on modeled clusters with SimGrid's SMPI
+
+usage: ringsim COMMAND [ARGS] [--help]
+
+commands:
+  run SCENARIO.json        simulate every placement x algorithm of a scenario and print nccl-tests-style tables
+  platform TOPOLOGY.json   write the SimGrid platform XML of a compact topology
+
+Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2 bad input or usage.
+See README.md for the scenario, topology and results formats.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ringsim;
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string_view command = argv[1];
+  try {
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (command == "--version") {
+      std::puts("ringsim 0.1.0");
+      return 0;
+    }
+    if (command == "run") return run_command(argc - 1, argv + 1);
+    if (command == "platform") return platform_command(argc - 1, argv + 1);
+    throw UsageError(fmt::format("ringsim: unknown command \"{}\"", command));
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "{} (see ringsim {}--help)\n", e.what(),
+               command == "run" || command == "platform" ? fmt::format("{} ", command) : "");
+    return 2;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "ringsim: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ringsim: {}\n", e.what());
+    return 1;
+  }
+}

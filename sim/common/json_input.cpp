@@ -1,0 +1,172 @@
+#include "json_input.h"
+
+#include "input_error.h"
+#include "units.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace ringsim {
+namespace {
+
+// Line and column (1-based) of a byte offset, for nlohmann's parse errors which only report bytes.
+std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i + 1 < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+void throw_input_error(std::string_view file, std::string_view path, std::string_view message) {
+  throw InputError(path.empty() ? fmt::format("{}: {}", file, message)
+                                : fmt::format("{}: {}: {}", file, path, message));
+}
+
+std::string describe_json(const nlohmann::json& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return "an array";
+  std::string text = value.dump();
+  return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
+
+nlohmann::json load_json_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    auto [line, column] = line_column(text, e.byte);
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the reason.
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(fmt::format("{}:{}:{}: malformed JSON: {}", file.string(), line, column, what));
+  }
+}
+
+JsonObjectReader::JsonObjectReader(const nlohmann::json& value, std::string file, std::string path)
+    : object_(value), file_(std::move(file)), path_(std::move(path)) {
+  if (!object_.is_object())
+    throw_input_error(file_, path_.empty() ? "/" : path_,
+                      fmt::format("expected a JSON object, found {}", describe_json(object_)));
+}
+
+std::string JsonObjectReader::path_of(std::string_view key) const { return fmt::format("{}/{}", path_, key); }
+
+std::string JsonObjectReader::path_of(std::string_view key, std::size_t index) const {
+  return fmt::format("{}/{}/{}", path_, key, index);
+}
+
+void JsonObjectReader::fail(std::string_view key, std::string_view message) const {
+  throw_input_error(file_, path_of(key), message);
+}
+
+const nlohmann::json* JsonObjectReader::optional_value(std::string_view key) {
+  known_.emplace(key);
+  auto it = object_.find(key);
+  return it == object_.end() ? nullptr : &*it;
+}
+
+const nlohmann::json& JsonObjectReader::required_value(std::string_view key) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) fail(key, "missing required key");
+  return *value;
+}
+
+std::string JsonObjectReader::required_string(std::string_view key) {
+  auto value = optional_string(key);
+  if (!value) fail(key, "missing required key (a string)");
+  return *value;
+}
+
+std::optional<std::string> JsonObjectReader::optional_string(std::string_view key) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_string()) fail(key, fmt::format("expected a string, found {}", describe_json(*value)));
+  return value->get<std::string>();
+}
+
+std::optional<bool> JsonObjectReader::optional_bool(std::string_view key) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_boolean()) fail(key, fmt::format("expected true or false, found {}", describe_json(*value)));
+  return value->get<bool>();
+}
+
+std::optional<std::int64_t> JsonObjectReader::optional_int(std::string_view key, std::int64_t min,
+                                                           std::int64_t max) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_number_integer() || value->get<std::int64_t>() < min || value->get<std::int64_t>() > max)
+    fail(key, fmt::format("expected an integer from {} to {}, found {}", min, max, describe_json(*value)));
+  return value->get<std::int64_t>();
+}
+
+template <typename T, typename Parse>
+std::optional<T> JsonObjectReader::optional_unit(std::string_view key, Parse parse, std::string_view hint) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) return std::nullopt;
+  std::optional<T> parsed;
+  if (value->is_string()) parsed = parse(value->get<std::string>());
+  if (!parsed) fail(key, fmt::format("expected {}, found {}", hint, describe_json(*value)));
+  return parsed;
+}
+
+std::optional<double> JsonObjectReader::optional_bandwidth(std::string_view key) {
+  return optional_unit<double>(key, parse_bandwidth, kBandwidthHint);
+}
+
+std::optional<double> JsonObjectReader::optional_latency(std::string_view key) {
+  return optional_unit<double>(key, parse_latency, kLatencyHint);
+}
+
+std::optional<double> JsonObjectReader::optional_speed(std::string_view key) {
+  return optional_unit<double>(key, parse_speed, kSpeedHint);
+}
+
+void JsonObjectReader::finish() const {
+  for (const auto& [key, unused] : object_.items()) {
+    if (known_.count(key) != 0) continue;
+    std::string_view closest;
+    std::size_t best = 3;  // suggest only near misses
+    for (const auto& candidate : known_) {
+      std::size_t distance = edit_distance(key, candidate);
+      if (distance < best) best = distance, closest = candidate;
+    }
+    std::string known_list;
+    for (const auto& candidate : known_) known_list += (known_list.empty() ? "" : ", ") + candidate;
+    fail(key, closest.empty() ? fmt::format("unknown key; known keys here: {}", known_list)
+                              : fmt::format("unknown key; did you mean \"{}\"?", closest));
+  }
+}
+
+}  // namespace ringsim

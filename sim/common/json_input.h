@@ -1,0 +1,61 @@
+// Strict reading of user JSON files (scenarios, topologies, model files): every error names the file
+// and the JSON path, and unknown keys are rejected because in hand-written input they are typos.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace ringsim {
+
+// Parses FILE; throws InputError "FILE:LINE:COL: malformed JSON: ..." or "FILE: cannot read ...".
+nlohmann::json load_json_file(const std::filesystem::path& file);
+
+// Reads one JSON object key by key. Every accessor records the key as known; finish() then
+// rejects the keys nobody asked for, naming the closest known one.
+class JsonObjectReader {
+ public:
+  // Throws InputError when VALUE is not an object.
+  JsonObjectReader(const nlohmann::json& value, std::string file, std::string path);
+
+  std::string required_string(std::string_view key);
+  std::optional<std::string> optional_string(std::string_view key);
+  std::optional<bool> optional_bool(std::string_view key);
+  std::optional<std::int64_t> optional_int(std::string_view key, std::int64_t min, std::int64_t max);
+  // Raw access for arrays, nested objects and values of several types; nullptr when absent.
+  const nlohmann::json* optional_value(std::string_view key);
+  const nlohmann::json& required_value(std::string_view key);
+
+  // Unit-bearing strings ("10Gbps", "1us", "16MiB", "1Tf"), converted with the parsers in units.h.
+  std::optional<double> optional_bandwidth(std::string_view key);
+  std::optional<double> optional_latency(std::string_view key);
+  std::optional<double> optional_speed(std::string_view key);
+
+  void finish() const;
+
+  std::string path_of(std::string_view key) const;
+  std::string path_of(std::string_view key, std::size_t index) const;
+  const std::string& file() const { return file_; }
+  [[noreturn]] void fail(std::string_view key, std::string_view message) const;
+
+ private:
+  template <typename T, typename Parse>
+  std::optional<T> optional_unit(std::string_view key, Parse parse, std::string_view hint);
+
+  const nlohmann::json& object_;
+  std::string file_;
+  std::string path_;
+  std::set<std::string, std::less<>> known_;
+};
+
+// "FILE: PATH: MESSAGE" as used by every input error.
+[[noreturn]] void throw_input_error(std::string_view file, std::string_view path, std::string_view message);
+
+// A short rendering of a JSON value for error messages ("\"10Gbs\"", "3", "{...}").
+std::string describe_json(const nlohmann::json& value);
+
+}  // namespace ringsim

@@ -1,0 +1,73 @@
+#include "model_settings.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+constexpr std::array<std::string_view, 4> kNetworkModels{"SMPI", "CM02", "LV08", "IB"};
+
+}  // namespace
+
+std::vector<std::string> ModelSettings::cfg_arguments() const {
+  std::vector<std::string> args{
+      fmt::format("--cfg=network/model:{}", network),
+      fmt::format("--cfg=network/crosstraffic:{}", crosstraffic ? 1 : 0),
+  };
+  if (factors == "none") {
+    // "1" alone segfaults in SimGrid 3.32; "0:1" means factor 1 from 0 bytes up.
+    args.emplace_back("--cfg=smpi/bw-factor:0:1");
+    args.emplace_back("--cfg=smpi/lat-factor:0:1");
+  }
+  for (const auto& [key, value] : simgrid) args.push_back(fmt::format("--cfg={}:{}", key, value));
+  return args;
+}
+
+nlohmann::json ModelSettings::to_json() const {
+  nlohmann::json raw = nlohmann::json::object();
+  for (const auto& [key, value] : simgrid) raw[key] = value;
+  return {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
+}
+
+ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
+                         ModelSettings base) {
+  JsonObjectReader reader(value, file, path);
+  if (auto network = reader.optional_string("network")) {
+    if (std::find(kNetworkModels.begin(), kNetworkModels.end(), *network) == kNetworkModels.end())
+      reader.fail("network", fmt::format("unknown network model \"{}\"; expected one of {}", *network,
+                                         fmt::join(kNetworkModels, ", ")));
+    base.network = *network;
+  }
+  if (auto crosstraffic = reader.optional_bool("crosstraffic")) base.crosstraffic = *crosstraffic;
+  if (auto factors = reader.optional_string("factors")) {
+    if (*factors != "default" && *factors != "none")
+      reader.fail("factors", fmt::format("expected \"default\" or \"none\", found \"{}\"", *factors));
+    base.factors = *factors;
+  }
+  if (const nlohmann::json* raw = reader.optional_value("simgrid")) {
+    if (!raw->is_object()) reader.fail("simgrid", "expected an object of SimGrid --cfg settings, e.g. {\"network/TCP-gamma\": \"0\"}");
+    for (const auto& [key, setting] : raw->items()) {
+      const std::string where = reader.path_of("simgrid") + "/" + key;
+      if (key.empty() || key.find_first_of(" :=\t\n") != std::string::npos)
+        throw_input_error(file, where, "a SimGrid setting name has no spaces, ':' or '='");
+      std::string text;
+      if (setting.is_string()) text = setting.get<std::string>();
+      else if (setting.is_boolean()) text = setting.get<bool>() ? "yes" : "no";
+      else if (setting.is_number()) text = setting.dump();
+      else throw_input_error(file, where, fmt::format("expected a string, number or boolean, found {}", describe_json(setting)));
+      auto same_key = [&](const auto& entry) { return entry.first == key; };
+      std::erase_if(base.simgrid, same_key);
+      base.simgrid.emplace_back(key, text);
+    }
+  }
+  reader.finish();
+  return base;
+}
+
+ModelSettings load_model_file(const std::filesystem::path& file, ModelSettings base) {
+  return read_model(load_json_file(file), file.string(), "", std::move(base));
+}
+
+}  // namespace ringsim

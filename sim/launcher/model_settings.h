@@ -1,0 +1,31 @@
+// The simulation model of a scenario (README "Model settings") and its translation to SimGrid --cfg.
+#pragma once
+
+#include "../common/json_input.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ringsim {
+
+struct ModelSettings {
+  std::string network = "SMPI";  // SimGrid network/model: SMPI | CM02 | LV08 | IB
+  bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
+  std::string factors = "default";  // default: SMPI's bandwidth/latency factors; none: factors of 1
+  std::vector<std::pair<std::string, std::string>> simgrid;  // raw --cfg key/value, applied last
+
+  std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
+  nlohmann::json to_json() const;
+};
+
+// Reads a "model" object over BASE: keys present override, absent keys keep BASE's value, and raw
+// "simgrid" settings are merged key by key. Throws InputError naming the file and path.
+ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
+                         ModelSettings base);
+
+// A model file given with --model: a JSON object with the same keys as a scenario's "model".
+ModelSettings load_model_file(const std::filesystem::path& file, ModelSettings base);
+
+}  // namespace ringsim

@@ -1,0 +1,71 @@
+#include "placement.h"
+
+#include <charconv>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace ringsim {
+
+int PlacementSpec::total_ranks() const { return std::accumulate(ranks_per_node.begin(), ranks_per_node.end(), 0); }
+
+std::string PlacementSpec::ranks_text() const { return fmt::format("{}", fmt::join(ranks_per_node, "-")); }
+
+std::string PlacementSpec::label() const { return fmt::format("{} {}", ranks_text(), order_name(order)); }
+
+std::optional<std::vector<int>> parse_rank_counts(std::string_view text) {
+  std::vector<int> counts;
+  for (std::size_t from = 0; from <= text.size();) {
+    std::size_t dash = std::min(text.find('-', from), text.size());
+    int value = -1;
+    auto [end, ec] = std::from_chars(text.data() + from, text.data() + dash, value);
+    if (ec != std::errc() || end != text.data() + dash || value < 0 || value > 1'000'000) return std::nullopt;
+    counts.push_back(value);
+    from = dash + 1;
+  }
+  if (std::accumulate(counts.begin(), counts.end(), 0LL) < 1) return std::nullopt;
+  return counts;
+}
+
+std::optional<RankOrder> parse_rank_order(std::string_view text) {
+  if (text == "block") return RankOrder::block;
+  if (text == "cyclic") return RankOrder::cyclic;
+  return std::nullopt;
+}
+
+std::string_view order_name(RankOrder order) { return order == RankOrder::block ? "block" : "cyclic"; }
+
+std::optional<std::string> placement_misfit(const PlacementSpec& placement, const ClusterLayout& layout) {
+  const auto& counts = placement.ranks_per_node;
+  if (counts.size() > layout.nodes.size())
+    return fmt::format("placement {} names {} nodes but the platform has {}", placement.ranks_text(), counts.size(),
+                       layout.nodes.size());
+  for (std::size_t k = 0; k < counts.size(); ++k)
+    if (static_cast<std::size_t>(counts[k]) > layout.nodes[k].hosts.size())
+      return fmt::format("placement {} puts {} ranks on node {} ({}), which has {} rank slot{}",
+                         placement.ranks_text(), counts[k], k, layout.nodes[k].name, layout.nodes[k].hosts.size(),
+                         layout.nodes[k].hosts.size() == 1 ? "" : "s");
+  return std::nullopt;
+}
+
+std::vector<int> node_of_ranks(const PlacementSpec& placement) {
+  const auto& counts = placement.ranks_per_node;
+  std::vector<int> nodes;
+  if (placement.order == RankOrder::block) {
+    for (std::size_t k = 0; k < counts.size(); ++k) nodes.insert(nodes.end(), counts[k], static_cast<int>(k));
+    return nodes;
+  }
+  std::vector<int> left = counts;
+  for (int placed = 0, total = placement.total_ranks(); placed < total;)
+    for (std::size_t k = 0; k < left.size(); ++k)
+      if (left[k] > 0) --left[k], ++placed, nodes.push_back(static_cast<int>(k));
+  return nodes;
+}
+
+std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout) {
+  std::vector<std::size_t> next_slot(layout.nodes.size(), 0);
+  std::vector<std::string> hosts;
+  for (int node : node_of_ranks(placement)) hosts.push_back(layout.nodes[node].hosts[next_slot[node]++]);
+  return hosts;
+}
+
+}  // namespace ringsim

@@ -1,0 +1,39 @@
+// Placement notation (README "Placements"): "4-3-1" = 4 ranks on the first node, 3 on the second,
+// 1 on the third. Block order numbers ranks node by node; cyclic deals them round-robin over the
+// nodes that still have room. The ring follows rank order.
+#pragma once
+
+#include "../../topologies/cluster_layout.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ringsim {
+
+enum class RankOrder { block, cyclic };
+
+struct PlacementSpec {
+  std::vector<int> ranks_per_node;
+  RankOrder order = RankOrder::block;
+
+  int total_ranks() const;
+  std::string ranks_text() const;  // "4-3-1"
+  std::string label() const;       // "4-3-1 block"
+};
+
+std::optional<std::vector<int>> parse_rank_counts(std::string_view text);
+std::optional<RankOrder> parse_rank_order(std::string_view text);
+std::string_view order_name(RankOrder order);
+
+// Why the placement cannot be laid on the layout, or nullopt when it fits.
+std::optional<std::string> placement_misfit(const PlacementSpec& placement, const ClusterLayout& layout);
+
+// Node index of every rank, in rank order. Precondition: the placement fits.
+std::vector<int> node_of_ranks(const PlacementSpec& placement);
+
+// Host of every rank, in rank order (slots of a node are used in order). Precondition: it fits.
+std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout);
+
+}  // namespace ringsim

@@ -1,0 +1,32 @@
+// Runs child processes, at most `jobs` at a time, each in its own process group with stdout and
+// stderr sent to its log file. On SIGINT/SIGTERM every running child group is killed first.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct ChildCommand {
+  std::vector<std::string> argv;
+  std::filesystem::path log;
+};
+
+struct ChildOutcome {
+  int exit_status = 0;  // exit code, or 128 + signal number
+  double wall_s = 0;
+};
+
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Calls on_done(index, outcome) as each child ends, in completion order.
+// Throws Interrupted after killing the children when the user interrupts the run.
+void run_children(const std::vector<ChildCommand>& commands, int jobs,
+                  const std::function<void(std::size_t, const ChildOutcome&)>& on_done);
+
+}  // namespace ringsim

@@ -1,0 +1,66 @@
+#include "results_table.h"
+
+#include "../common/units.h"
+
+#include <fmt/format.h>
+#include <iterator>
+
+namespace ringsim {
+namespace {
+
+std::string case_name(const CaseResult& result) {
+  return fmt::format("{} {}", result.spec.placement.label(), result.spec.algorithm);
+}
+
+// "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic).
+std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& layout) {
+  std::vector<std::string> parts;
+  if (placement.order == RankOrder::block) {
+    for (std::size_t k = 0; k < placement.ranks_per_node.size(); ++k)
+      if (placement.ranks_per_node[k] > 0) parts.push_back(fmt::format("{}:{}", layout.nodes[k].name, placement.ranks_per_node[k]));
+    return fmt::format("{}", fmt::join(parts, " "));
+  }
+  for (int node : node_of_ranks(placement)) parts.push_back(std::to_string(node));
+  return fmt::format("ring visits nodes {}", fmt::join(parts, ","));
+}
+
+}  // namespace
+
+std::string case_table(const CaseResult& result, const Scenario& scenario, const ClusterLayout& layout) {
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "# {}: {} ranks ({}); median of {} iteration{} after {} warm-up\n", case_name(result),
+                 result.ranks, rank_layout(result.spec.placement, layout), scenario.iterations,
+                 scenario.iterations == 1 ? "" : "s", scenario.warmup);
+  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}\n", "size", "count", "type", "time(us)",
+                 "algbw(GB/s)", "busbw(GB/s)", "#wrong");
+  for (const SizeResult& size : result.sizes) {
+    const double time = size.median_s();
+    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}\n", size.bytes, size.bytes / 4,
+                   "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks),
+                   size.wrong ? std::to_string(*size.wrong) : "N/A");
+  }
+  return fmt::to_string(out);
+}
+
+std::string comparison_table(const std::vector<CaseResult>& results) {
+  if (results.size() < 2) return "";
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "# Comparison: median time, and slowdown against {}\n", case_name(results.front()));
+  fmt::format_to(it, "#{:>9}", "size");
+  for (const auto& r : results) fmt::format_to(it, " {:>22}", case_name(r));
+  fmt::format_to(it, "\n");
+  for (std::size_t s = 0; s < results.front().sizes.size(); ++s) {
+    const double reference = results.front().sizes[s].median_s();
+    fmt::format_to(it, " {:>9}", format_bytes(results.front().sizes[s].bytes));
+    for (const auto& r : results) {
+      const double time = r.sizes[s].median_s();
+      fmt::format_to(it, " {:>22}", fmt::format("{:.3f} ms ({:.2f}x)", time * 1e3, reference > 0 ? time / reference : 0.0));
+    }
+    fmt::format_to(it, "\n");
+  }
+  return fmt::to_string(out);
+}
+
+}  // namespace ringsim

@@ -1,0 +1,121 @@
+#include "scenario.h"
+
+#include "../common/input_error.h"
+#include "../common/units.h"
+#include "../rank/algorithm_catalog.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+constexpr int kMaxRanks = 65536;
+
+std::uint64_t read_size(const nlohmann::json& value, const std::string& file, const std::string& path) {
+  std::optional<std::uint64_t> bytes;
+  if (value.is_string()) bytes = parse_bytes(value.get<std::string>());
+  else if (value.is_number_unsigned()) bytes = value.get<std::uint64_t>();
+  if (!bytes) throw_input_error(file, path, fmt::format("expected {}, found {}", kBytesHint, describe_json(value)));
+  if (*bytes == 0 || *bytes % 4 != 0)
+    throw_input_error(file, path, fmt::format("{} bytes is not a whole, non-empty float32 buffer: use a multiple of 4",
+                                              *bytes));
+  return *bytes;
+}
+
+// "sizes": ["1MiB", "16MiB"] or, as nccl-tests' -b/-e/-f, {"from": "1MiB", "to": "256MiB", "factor": 2}.
+std::vector<std::uint64_t> read_sizes(JsonObjectReader& top) {
+  const nlohmann::json& sizes = top.required_value("sizes");
+  std::vector<std::uint64_t> bytes;
+  if (sizes.is_array()) {
+    for (std::size_t i = 0; i < sizes.size(); ++i) bytes.push_back(read_size(sizes[i], top.file(), top.path_of("sizes", i)));
+  } else if (sizes.is_object()) {
+    JsonObjectReader range(sizes, top.file(), top.path_of("sizes"));
+    const std::uint64_t from = read_size(range.required_value("from"), top.file(), range.path_of("from"));
+    const std::uint64_t to = read_size(range.required_value("to"), top.file(), range.path_of("to"));
+    const auto factor = range.optional_int("factor", 2, 1024).value_or(2);
+    range.finish();
+    if (to < from) range.fail("to", "must not be smaller than \"from\"");
+    for (std::uint64_t b = from; b <= to; b *= static_cast<std::uint64_t>(factor)) bytes.push_back(b);
+  }
+  if (bytes.empty()) top.fail("sizes", "expected a non-empty array of sizes or an object {\"from\", \"to\", \"factor\"}");
+  return bytes;
+}
+
+PlacementSpec read_placement(const nlohmann::json& value, const std::string& file, const std::string& path) {
+  constexpr auto kHint = "expected \"4-3-1\" (ranks per node, block order) or {\"ranks\": \"4-3-1\", \"order\": \"cyclic\"}";
+  PlacementSpec placement;
+  std::string ranks_text;
+  if (value.is_string()) {
+    ranks_text = value.get<std::string>();
+  } else if (value.is_object()) {
+    JsonObjectReader reader(value, file, path);
+    ranks_text = reader.required_string("ranks");
+    if (auto order = reader.optional_string("order")) {
+      auto parsed = parse_rank_order(*order);
+      if (!parsed) reader.fail("order", fmt::format("unknown order \"{}\"; expected \"block\" or \"cyclic\"", *order));
+      placement.order = *parsed;
+    }
+    reader.finish();
+  } else {
+    throw_input_error(file, path, fmt::format("{}, found {}", kHint, describe_json(value)));
+  }
+  auto counts = parse_rank_counts(ranks_text);
+  if (!counts) throw_input_error(file, path, fmt::format("\"{}\" is not a placement; {}", ranks_text, kHint));
+  placement.ranks_per_node = *counts;
+  if (placement.total_ranks() > kMaxRanks)
+    throw_input_error(file, path, fmt::format("{} ranks is more than the {} this version simulates", placement.total_ranks(), kMaxRanks));
+  return placement;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  const nlohmann::json root = load_json_file(file);
+  const std::string name_of_file = file.string();
+  JsonObjectReader top(root, name_of_file, "");
+  Scenario scenario;
+  scenario.file = file;
+  scenario.name = top.optional_string("name").value_or(file.stem().string());
+  scenario.question = top.optional_string("question").value_or("");
+  scenario.topology = file.parent_path() / top.required_string("topology");
+
+  const nlohmann::json& placements = top.required_value("placements");
+  if (!placements.is_array() || placements.empty()) top.fail("placements", "expected a non-empty array of placements");
+  for (std::size_t i = 0; i < placements.size(); ++i)
+    scenario.placements.push_back(read_placement(placements[i], name_of_file, top.path_of("placements", i)));
+
+  if (const nlohmann::json* algorithms = top.optional_value("algorithms")) {
+    if (!algorithms->is_array() || algorithms->empty()) top.fail("algorithms", "expected a non-empty array of algorithm names");
+    for (std::size_t i = 0; i < algorithms->size(); ++i) {
+      const auto& entry = (*algorithms)[i];
+      auto known = [&](const AlgorithmInfo& info) { return entry.is_string() && info.name == entry.get<std::string>(); };
+      if (std::none_of(kAlgorithmCatalog.begin(), kAlgorithmCatalog.end(), known)) {
+        std::vector<std::string_view> names;
+        for (const auto& info : kAlgorithmCatalog) names.push_back(info.name);
+        throw_input_error(name_of_file, top.path_of("algorithms", i),
+                          fmt::format("unknown algorithm {}; known: {}", describe_json(entry), fmt::join(names, ", ")));
+      }
+      scenario.algorithms.push_back(entry.get<std::string>());
+    }
+  } else {
+    scenario.algorithms = {"ring"};
+  }
+
+  scenario.sizes = read_sizes(top);
+  scenario.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
+  scenario.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
+  if (const nlohmann::json* model = top.optional_value("model"))
+    scenario.model = read_model(*model, name_of_file, top.path_of("model"), ModelSettings{});
+  top.finish();
+  return scenario;
+}
+
+void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout) {
+  for (std::size_t i = 0; i < scenario.placements.size(); ++i)
+    if (auto misfit = placement_misfit(scenario.placements[i], layout))
+      throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
+                        fmt::format("{} (topology {})", *misfit, scenario.topology.string()));
+}
+
+}  // namespace ringsim

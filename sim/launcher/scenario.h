@@ -1,0 +1,33 @@
+// A scenario file (README "Scenario format"): one question, one platform, the cases to simulate.
+#pragma once
+
+#include "model_settings.h"
+#include "placement.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct Scenario {
+  std::filesystem::path file;
+  std::string name;
+  std::string question;
+  std::filesystem::path topology;  // resolved against the scenario's directory
+  std::vector<PlacementSpec> placements;
+  std::vector<std::string> algorithms;
+  std::vector<std::uint64_t> sizes;  // bytes
+  int iterations = 5;
+  int warmup = 1;
+  ModelSettings model;
+};
+
+// Reads and validates everything that needs no platform; throws InputError naming file and path.
+Scenario load_scenario(const std::filesystem::path& file);
+
+// Checks that every placement fits the platform's nodes; throws InputError at /placements/<i>.
+void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout);
+
+}  // namespace ringsim

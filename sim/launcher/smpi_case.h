@@ -1,0 +1,38 @@
+// One simulated case = one smpirun of the rank program over every size of the scenario.
+#pragma once
+
+#include "case_results.h"
+#include "process_pool.h"
+#include "scenario.h"
+
+#include <filesystem>
+
+namespace ringsim {
+
+struct SmpiTools {
+  std::filesystem::path smpirun;       // $RINGSIM_SMPIRUN, else "smpirun" from PATH
+  std::filesystem::path rank_library;  // $RINGSIM_RANK_LIBRARY, else ringsim-rank-smpi.so beside ringsim
+};
+
+// Throws std::runtime_error saying how to get what is missing.
+SmpiTools find_smpi_tools();
+
+struct PreparedCase {
+  ChildCommand command;
+  std::filesystem::path report;  // rank 0's JSON report
+  std::filesystem::path events;  // per-step events (JSON lines), when recorded
+};
+
+// Writes the case's hostfile into CASE_DIR and returns the smpirun command.
+PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+                               const ClusterLayout& layout, const SimulationCase& spec,
+                               const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events);
+
+// Reads rank 0's report; throws std::runtime_error when it is missing or does not match the request.
+CaseResult read_case_report(const PreparedCase& prepared, const SimulationCase& spec,
+                            const std::vector<std::uint64_t>& sizes);
+
+// The last lines of a log, for error messages.
+std::string log_tail(const std::filesystem::path& log, std::size_t lines);
+
+}  // namespace ringsim

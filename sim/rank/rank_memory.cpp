@@ -1,0 +1,66 @@
+// Everything that differs between SMPI and a real MPI lives here and in reducer.cpp.
+#include "rank_memory.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <new>
+
+namespace ringsim {
+namespace {
+
+// One byte minimum so that count == 0 still yields distinct, valid pointers.
+std::size_t buffer_bytes(std::size_t count) { return count == 0 ? 1 : count * sizeof(float); }
+
+float* allocate_private(std::size_t count) {
+  void* memory = std::malloc(buffer_bytes(count));
+  if (memory == nullptr) throw std::bad_alloc();
+  return static_cast<float*>(memory);
+}
+
+}  // namespace
+
+#ifdef SMPI_SHARED_MALLOC
+bool running_under_smpi() { return true; }
+
+RankBuffers::RankBuffers(std::size_t count, bool hold_values) : hold_values_(hold_values) {
+  if (hold_values_) {
+    input_ = allocate_private(count);
+    output_ = allocate_private(count);
+    scratch_ = allocate_private(count);
+  } else {
+    // Distinct call sites give distinct shared regions (SMPI keys them by file and line).
+    input_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
+    output_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
+    scratch_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
+  }
+}
+
+RankBuffers::~RankBuffers() {
+  if (hold_values_) {
+    std::free(input_);
+    std::free(output_);
+    std::free(scratch_);
+  } else {
+    SMPI_SHARED_FREE(input_);
+    SMPI_SHARED_FREE(output_);
+    SMPI_SHARED_FREE(scratch_);
+  }
+}
+#else
+bool running_under_smpi() { return false; }
+
+RankBuffers::RankBuffers(std::size_t count, bool /*hold_values*/) : hold_values_(true) {
+  input_ = allocate_private(count);
+  output_ = allocate_private(count);
+  scratch_ = allocate_private(count);
+}
+
+RankBuffers::~RankBuffers() {
+  std::free(input_);
+  std::free(output_);
+  std::free(scratch_);
+}
+#endif
+
+}  // namespace ringsim

@@ -1,0 +1,52 @@
+#include "rank_options.h"
+
+#include <charconv>
+#include <string_view>
+
+namespace ringsim {
+namespace {
+
+template <typename T>
+bool parse_number(std::string_view text, T& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::string parse_rank_options(int argc, char** argv, RankOptions& options) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (i + 1 >= argc) return "missing value after " + std::string(flag);
+    const std::string_view value = argv[++i];
+    if (flag == "--algorithm") {
+      options.algorithm = value;
+    } else if (flag == "--sizes") {
+      for (std::size_t from = 0; from <= value.size();) {
+        std::size_t comma = std::min(value.find(',', from), value.size());
+        std::uint64_t bytes = 0;
+        if (!parse_number(value.substr(from, comma - from), bytes) || bytes % 4 != 0)
+          return "--sizes takes byte counts that are multiples of 4, comma-separated";
+        options.sizes.push_back(bytes);
+        from = comma + 1;
+      }
+    } else if (flag == "--iterations") {
+      if (!parse_number(value, options.iterations) || options.iterations < 1) return "--iterations takes an integer >= 1";
+    } else if (flag == "--warmup") {
+      if (!parse_number(value, options.warmup) || options.warmup < 0) return "--warmup takes an integer >= 0";
+    } else if (flag == "--out") {
+      options.out_file = value;
+    } else if (flag == "--events") {
+      options.events_file = value;
+    } else if (flag == "--check-limit") {
+      if (!parse_number(value, options.check_limit_bytes)) return "--check-limit takes a byte count";
+    } else {
+      return "unknown option " + std::string(flag);
+    }
+  }
+  if (options.sizes.empty()) return "--sizes is required";
+  if (options.out_file.empty()) return "--out is required";
+  return "";
+}
+
+}  // namespace ringsim

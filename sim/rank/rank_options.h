@@ -1,0 +1,29 @@
+// Command line of the rank program (written by the launcher, so errors here are launcher bugs or
+// hand-made runs; they are reported by rank 0 and abort the run).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct RankOptions {
+  std::string algorithm = "ring";
+  std::vector<std::uint64_t> sizes;  // bytes, multiples of 4 (float32 elements)
+  int iterations = 5;
+  int warmup = 1;
+  std::string out_file;     // JSON report written by rank 0
+  std::string events_file;  // per-step events of the last iteration of each size; empty: none
+  // Under SMPI, buffers hold real values (and results are checked) while size x ranks stays within this.
+  std::uint64_t check_limit_bytes = 128ULL << 20;
+};
+
+// Returns an error message, or an empty string on success.
+std::string parse_rank_options(int argc, char** argv, RankOptions& options);
+
+inline constexpr const char* kRankUsage =
+    "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
+    "                    [--events FILE] [--check-limit BYTES]";
+
+}  // namespace ringsim

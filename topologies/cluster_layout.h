@@ -1,0 +1,38 @@
+// What placement needs to know about a platform: its nodes, in order, and each node's rank slots.
+#pragma once
+
+#include "topology.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct NodeSlots {
+  std::string name;
+  std::vector<std::string> hosts;  // one SimGrid host per rank slot, in slot order
+};
+
+struct ClusterLayout {
+  std::vector<NodeSlots> nodes;
+};
+
+ClusterLayout layout_of(const Topology& topology);
+
+// A scenario's platform: a compact topology (XML generated from it) or a hand-written SimGrid XML.
+struct Platform {
+  std::filesystem::path source;
+  std::optional<Topology> topology;          // set for compact topologies
+  std::optional<std::string> generated_xml;  // set for compact topologies
+  ClusterLayout layout;
+};
+
+// Chooses by extension: ".xml" is SimGrid XML, anything else compact topology JSON.
+// SimGrid XML is loaded through SimGrid itself (once per process: SimGrid's engine is a singleton);
+// its nodes are the zones that directly hold hosts, in document order, hosts in natural name order;
+// a flat platform's hosts are one node each. Throws InputError naming the file.
+Platform load_platform(const std::filesystem::path& file);
+
+}  // namespace ringsim

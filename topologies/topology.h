@@ -1,0 +1,44 @@
+// The compact topology model (README "Topology format"): racks of nodes, each node with GPUs (one
+// rank slot each), one NIC into the rack switch, and one intra-node link shared by its GPUs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct LinkSpec {
+  double bandwidth_Bps = 0;  // bytes per second
+  double latency_s = 0;
+};
+
+struct NodeSpec {
+  std::string name;  // "node0"; hosts are "<name>-gpu<i>"
+  int gpus = 1;
+  LinkSpec nic;    // split duplex: each direction has the full bandwidth
+  LinkSpec intra;  // shared by every GPU-to-GPU transfer inside the node
+  double gpu_speed_flops = 0;
+};
+
+struct RackSpec {
+  std::string name;
+  LinkSpec switch_link;  // the switch backplane, shared by all traffic between the rack's nodes
+  std::vector<NodeSpec> nodes;
+};
+
+struct Topology {
+  std::string name;
+  std::string description;
+  std::vector<RackSpec> racks;
+};
+
+// Reads and validates a compact topology file; throws InputError naming the file and JSON path.
+Topology load_topology(const std::filesystem::path& file);
+
+std::string host_name(const NodeSpec& node, int gpu);
+std::string nic_link_name(const NodeSpec& node);
+std::string intra_link_name(const NodeSpec& node);
+std::string switch_link_name(const RackSpec& rack);
+
+}  // namespace ringsim
