@@ -21,21 +21,21 @@ std::string comment_safe(std::string text) {
 std::string router_name(const NodeSpec& node) { return node.name + "-router"; }
 
 void append_node_zone(fmt::memory_buffer& out, const NodeSpec& node) {
-  auto line = [&](std::string_view text) { fmt::format_to(std::back_inserter(out), "    {}\n", text); };
+  auto line = [&](std::string_view text) { fmt::format_to(std::back_inserter(out), "    {}\n", text); };  // inside a node zone
   fmt::format_to(std::back_inserter(out), "  <zone id=\"{}\" routing=\"Full\">\n", node.name);
   for (int g = 0; g < node.gpus; ++g)
-    line(fmt::format(R"(  <host id="{}" speed="{}f"/>)", host_name(node, g), node.gpu_speed_flops));
-  line(fmt::format(R"(  <router id="{}"/>)", router_name(node)));
-  line("  " + link_xml(intra_link_name(node), node.intra, "SHARED"));
-  line("  " + link_xml(nic_link_name(node), node.nic, "SPLITDUPLEX"));
+    line(fmt::format(R"(<host id="{}" speed="{}f"/>)", host_name(node, g), node.gpu_speed_flops));
+  line(fmt::format(R"(<router id="{}"/>)", router_name(node)));
+  line(link_xml(intra_link_name(node), node.intra, "SHARED"));
+  line(link_xml(nic_link_name(node), node.nic, "SPLITDUPLEX"));
   for (int a = 0; a < node.gpus; ++a)
     for (int b = a + 1; b < node.gpus; ++b)
-      line(fmt::format(R"(  <route src="{}" dst="{}"><link_ctn id="{}"/></route>)", host_name(node, a),
+      line(fmt::format(R"(<route src="{}" dst="{}"><link_ctn id="{}"/></route>)", host_name(node, a),
                        host_name(node, b), intra_link_name(node)));
   for (int g = 0; g < node.gpus; ++g) {
-    line(fmt::format(R"(  <route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="UP"/></route>)",
+    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="UP"/></route>)",
                      host_name(node, g), router_name(node), nic_link_name(node)));
-    line(fmt::format(R"(  <route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="DOWN"/></route>)",
+    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="DOWN"/></route>)",
                      router_name(node), host_name(node, g), nic_link_name(node)));
   }
   fmt::format_to(std::back_inserter(out), "  </zone>\n");

@@ -32,7 +32,8 @@ std::optional<double> parse_with(std::string_view text, const std::array<Suffix,
   auto [value, unit] = *split;
   if (unit.empty()) return unit_required ? std::nullopt : std::optional<double>(value);
   for (const auto& s : suffixes)
-    if (unit == s.text) return value * s.factor;
+    if (unit == s.text)  // divide for sub-units: 5 / 1e6 is exactly the double nearest 5e-6, 5 * 1e-6 is not
+      return s.factor < 1 ? value / std::round(1 / s.factor) : value * s.factor;
   return std::nullopt;
 }
 

@@ -1,0 +1,52 @@
+// Runs the built `ringsim` command as a user would, for whole-program tests.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace ringsim::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs SHELL_COMMAND (already quoted) with stdout/stderr captured through files in SCRATCH.
+inline CommandResult run_shell(const std::string& shell_command, const std::filesystem::path& scratch) {
+  const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string full = shell_command + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+  const int status = std::system(full.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = read_text(out);
+  result.err = read_text(err);
+  return result;
+}
+
+inline CommandResult run_ringsim(const std::string& args, const std::filesystem::path& scratch) {
+  return run_shell(std::string(RINGSIM_BINARY) + " " + args, scratch);
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& file) { return nlohmann::json::parse(read_text(file)); }
+
+// The result row of a placement/order at a size.
+inline const nlohmann::json& row_of(const nlohmann::json& results, const std::string& placement,
+                                    const std::string& order, std::uint64_t bytes) {
+  for (const auto& row : results.at("results"))
+    if (row.at("placement") == placement && row.at("order") == order && row.at("bytes") == bytes) return row;
+  throw std::runtime_error("no result row for " + placement + " " + order + " " + std::to_string(bytes));
+}
+
+}  // namespace ringsim::testing

@@ -1,0 +1,57 @@
+#include "../../sim/launcher/scenario.h"
+#include "temp_files.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim;
+using ringsim::testing::TempDir;
+
+namespace {
+
+std::string scenario_with(const std::string& extra) {
+  return R"({"topology": "topo.json", "placements": ["4-2-2"], "sizes": ["1MiB"])" + extra + "}";
+}
+
+}  // namespace
+
+TEST_CASE("the flagship scenario reads as documented") {
+  const Scenario s = load_scenario(RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json");
+  CHECK(s.name == "locality-4-2-2-vs-4-3-1");
+  REQUIRE(s.placements.size() == 4);
+  CHECK(s.placements[1].ranks_text() == "4-3-1");
+  CHECK(s.placements[1].order == RankOrder::block);
+  CHECK(s.placements[3].order == RankOrder::cyclic);
+  CHECK(s.sizes == std::vector<std::uint64_t>{1u << 20, 4u << 20, 16u << 20, 64u << 20, 256u << 20});
+  CHECK(s.topology.filename() == "seed-rack.json");
+  CHECK(s.algorithms == std::vector<std::string>{"ring"});
+}
+
+TEST_CASE("scenario errors name the file and the JSON path") {
+  TempDir dir;
+  auto check_error = [&](const std::string& extra, const std::string& expected) {
+    auto file = dir.write("s.json", scenario_with(extra));
+    const std::string error = RINGSIM_ERROR_OF(load_scenario(file));
+    CHECK_MESSAGE(error == file.string() + ": " + expected, error);
+  };
+  check_error(R"(, "algorithms": ["tree"])", "/algorithms/0: unknown algorithm \"tree\"; known: ring");
+  check_error(R"(, "iterations": 0)", "/iterations: expected an integer from 1 to 100000, found 0");
+  check_error(R"(, "model": {"network": "ns3"})",
+              "/model/network: unknown network model \"ns3\"; expected one of SMPI, CM02, LV08, IB");
+  check_error(R"(, "model": {"factor": "none"})", "/model/factor: unknown key; did you mean \"factors\"?");
+  check_error(R"(, "itertions": 3)", "/itertions: unknown key; did you mean \"iterations\"?");
+  auto bad_size = dir.write("b.json", R"({"topology": "t.json", "placements": ["2"], "sizes": ["1MiB", "6B"]})");
+  CHECK(RINGSIM_ERROR_OF(load_scenario(bad_size)) ==
+        bad_size.string() + ": /sizes/1: 6 bytes is not a whole, non-empty float32 buffer: use a multiple of 4");
+  auto bad_placement = dir.write("p.json", R"({"topology": "t.json", "placements": ["4-2-2", {"ranks": "4-3-1", "order": "round"}], "sizes": ["4"]})");
+  CHECK(RINGSIM_ERROR_OF(load_scenario(bad_placement)) ==
+        bad_placement.string() + ": /placements/1/order: unknown order \"round\"; expected \"block\" or \"cyclic\"");
+}
+
+TEST_CASE("placements are checked against the platform's nodes") {
+  TempDir dir;
+  auto file = dir.write("s.json", R"({"topology": "t.json", "placements": ["4-2-2", "4-5"], "sizes": ["4"]})");
+  const Scenario s = load_scenario(file);
+  ClusterLayout layout{{{"a", {"a0", "a1", "a2", "a3"}}, {"b", {"b0", "b1", "b2", "b3"}}}};
+  CHECK(RINGSIM_ERROR_OF(check_placements_fit(s, layout)).find(
+            file.string() + ": /placements/0: placement 4-2-2 names 3 nodes but the platform has 2") == 0);
+}
