@@ -54,7 +54,7 @@ std::string platform_xml(const Topology& topology) {
   for (const RackSpec& rack : topology.racks) {
     fmt::format_to(std::back_inserter(out), "<zone id=\"{}\" routing=\"Full\">\n", rack.name);
     for (const NodeSpec& node : rack.nodes) append_node_zone(out, node);
-    fmt::format_to(std::back_inserter(out), "  {}\n", link_xml(switch_link_name(rack), rack.switch_link, "SHARED"));
+    fmt::format_to(std::back_inserter(out), "  {}\n", link_xml(switch_link_name(rack), rack.switch_link, rack.switch_nonblocking ? "FATPIPE" : "SHARED"));
     for (std::size_t a = 0; a < rack.nodes.size(); ++a)
       for (std::size_t b = a + 1; b < rack.nodes.size(); ++b)
         fmt::format_to(std::back_inserter(out),

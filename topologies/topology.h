@@ -23,7 +23,10 @@ struct NodeSpec {
 
 struct RackSpec {
   std::string name;
-  LinkSpec switch_link;  // the switch backplane, shared by all traffic between the rack's nodes
+  // With a bandwidth given, the switch is a backplane of that capacity shared by all traffic
+  // between the rack's nodes. Without, it is non-blocking: a FATPIPE at the fastest NIC's rate.
+  LinkSpec switch_link;
+  bool switch_nonblocking = false;
   std::vector<NodeSpec> nodes;
 };
 

@@ -4,13 +4,14 @@
 #include "../sim/common/input_error.h"
 #include "../sim/common/json_input.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <set>
 
 namespace ringsim {
 namespace {
 
-constexpr LinkSpec kDefaultSwitch{100e9 / 8, 1e-6};  // 100Gbps, 1us
+constexpr double kDefaultSwitchLatency = 1e-6;      // 1us; bandwidth defaults to non-blocking (below)
 constexpr LinkSpec kDefaultNic{10e9 / 8, 1e-6};      // 10Gbps, 1us
 constexpr LinkSpec kDefaultIntra{12e9, 0.5e-6};      // 12GBps, 0.5us (PCIe 3.0 x16-class)
 constexpr double kDefaultGpuSpeed = 1e12;            // 1Tf: one flop per reduced element
@@ -58,7 +59,8 @@ Topology load_topology(const std::filesystem::path& file) {
     RackSpec rack;
     rack.name = rack_reader.optional_string("name").value_or(fmt::format("rack{}", r));
     check_name(rack_reader, "name", rack.name);
-    rack.switch_link = read_link(rack_reader, "switch", kDefaultSwitch);
+    // Zero bandwidth = not given: filled in once the rack's NICs are known.
+    rack.switch_link = read_link(rack_reader, "switch", LinkSpec{0, kDefaultSwitchLatency});
     const nlohmann::json& nodes = rack_reader.required_value("nodes");
     if (!nodes.is_array() || nodes.empty()) rack_reader.fail("nodes", "expected a non-empty array of node groups");
     for (std::size_t g = 0; g < nodes.size(); ++g) {
@@ -81,6 +83,10 @@ Topology load_topology(const std::filesystem::path& file) {
       }
     }
     rack_reader.finish();
+    rack.switch_nonblocking = rack.switch_link.bandwidth_Bps == 0;
+    if (rack.switch_nonblocking)  // a crossbar: no flow is slowed inside the switch, NICs are the limit
+      for (const NodeSpec& node : rack.nodes)
+        rack.switch_link.bandwidth_Bps = std::max(rack.switch_link.bandwidth_Bps, node.nic.bandwidth_Bps);
     if (!names.insert(rack.name).second)
       rack_reader.fail("name", fmt::format("rack name \"{}\" is also a node name", rack.name));
     topology.racks.push_back(std::move(rack));

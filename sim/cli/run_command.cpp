@@ -63,8 +63,11 @@ class WorkDirectory {
 };
 
 std::string case_directory_name(std::size_t index, const SimulationCase& spec) {
-  return fmt::format("{:02}-{}-{}-{}", index + 1, spec.placement.ranks_text(), order_name(spec.placement.order),
-                     spec.algorithm);
+  // Long placements ("8-8-...-8" over 64 nodes) would exceed file name limits.
+  std::string placement = spec.placement.ranks_text();
+  if (placement.size() > 32)
+    placement = fmt::format("{}ranks-{}nodes", spec.placement.total_ranks(), spec.placement.ranks_per_node.size());
+  return fmt::format("{:02}-{}-{}-{}", index + 1, placement, order_name(spec.placement.order), spec.algorithm);
 }
 
 void check_output_file(const std::string& option, const std::string& file) {

@@ -73,6 +73,9 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
           // Simulated time comes from the platform only: communication, plus smpi_execute_flops()
           // for the reduction. Measured host CPU bursts would make results depend on this machine.
           "--cfg=smpi/simulate-computation:no",
+          // Shared buffers are mapped block by block; 1 MiB blocks exhaust vm.max_map_count
+          // (65530) at 512 ranks x 3 buffers x 64 MiB. 64 MiB blocks need 64x fewer mappings.
+          "--cfg=smpi/shared-malloc-blocksize:67108864",
           "--log=root.thresh:warning"};
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
   std::string sizes;

@@ -39,12 +39,15 @@ class StepLog {
   std::vector<StepEvent> events_;
 };
 
-// dst[i] += src[i]. Under SMPI the time is charged on the rank's host speed (one flop per element)
-// and the arithmetic is skipped when the buffers are SMPI-shared (their values mean nothing).
-class Reducer {
+// The local (non-MPI) work of an algorithm. When the buffers are SMPI-shared their values mean
+// nothing, so the work is skipped: at 512 ranks x 64 MiB the copies alone would write 32 GiB.
+class LocalKernels {
  public:
-  explicit Reducer(bool buffers_hold_values) : buffers_hold_values_(buffers_hold_values) {}
+  explicit LocalKernels(bool buffers_hold_values) : buffers_hold_values_(buffers_hold_values) {}
+  // dst[i] += src[i]; under SMPI charged as one flop per element on the rank's host speed.
   void sum_into(float* dst, const float* src, std::size_t count) const;
+  // dst[i] = src[i]; a local copy, free in simulated time (device memory bandwidth >> network).
+  void copy(float* dst, const float* src, std::size_t count) const;
 
  private:
   bool buffers_hold_values_;
@@ -54,7 +57,7 @@ struct AllreduceContext {
   MPI_Comm comm;
   int rank;
   int size;
-  const Reducer& reducer;
+  const LocalKernels& kernels;
   StepLog& log;
   float* scratch;  // `count` floats the algorithm may use freely
 };

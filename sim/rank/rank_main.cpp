@@ -65,9 +65,9 @@ SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, std::uin
   if (buffers.hold_values())
     for (std::size_t i = 0; i < count; ++i) buffers.input()[i] = input_value(rank, i);
 
-  const Reducer reducer(buffers.hold_values());
+  const LocalKernels kernels(buffers.hold_values());
   StepLog log(!options.events_file.empty());
-  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, reducer, log, buffers.scratch()};
+  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch()};
 
   for (int w = 0; w < options.warmup; ++w) allreduce(buffers.input(), buffers.output(), count, ctx);
 

@@ -1,4 +1,4 @@
-// Everything that differs between SMPI and a real MPI lives here and in reducer.cpp.
+// Everything that differs between SMPI and a real MPI lives here and in local_kernels.cpp.
 #include "rank_memory.h"
 
 #include <mpi.h>

@@ -4,7 +4,6 @@
 // Each rank sends and receives 2(N-1)/N of the buffer, which is what makes the ring bandwidth-optimal.
 #include "allreduce.h"
 
-#include <algorithm>
 #include <vector>
 
 namespace ringsim {
@@ -31,7 +30,7 @@ Segments split(std::size_t count, int n) {
 
 void ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
   const int n = ctx.size, rank = ctx.rank;
-  std::copy(input, input + count, output);
+  ctx.kernels.copy(output, input, count);
   if (n == 1) return;
   const Segments seg = split(count, n);
   const int send_to = (rank + 1) % n;
@@ -46,7 +45,7 @@ void ring_allreduce(const float* input, float* output, std::size_t count, Allred
     MPI_Send(output + seg.start[send_chunk], static_cast<int>(seg.length[send_chunk]), MPI_FLOAT, send_to, 0,
              ctx.comm);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
-    ctx.reducer.sum_into(output + seg.start[recv_chunk], ctx.scratch, seg.length[recv_chunk]);
+    ctx.kernels.sum_into(output + seg.start[recv_chunk], ctx.scratch, seg.length[recv_chunk]);
     ctx.log.record({StepPhase::scatter_reduce, i, recv_chunk, recv_from, seg.length[recv_chunk] * sizeof(float),
                     start, MPI_Wtime()});
   }

@@ -59,3 +59,17 @@ TEST_CASE("topology errors name the file and the JSON path and the fix") {
   CHECK(RINGSIM_ERROR_OF(load_topology(typo)).find("/racks/0/nodes/0/gpu: unknown key; did you mean \"gpus\"?") !=
         std::string::npos);
 }
+
+TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is a shared backplane") {
+  TempDir dir;
+  auto open = dir.write("o.json", R"({"racks": [{"nodes": [{"name": "a", "nic": {"bandwidth": "25Gbps"}}, {"name": "b"}]}]})");
+  const Topology nonblocking = load_topology(open);
+  CHECK(nonblocking.racks[0].switch_nonblocking);
+  CHECK(nonblocking.racks[0].switch_link.bandwidth_Bps == doctest::Approx(25e9 / 8));  // the fastest NIC
+  CHECK(platform_xml(nonblocking).find(R"(<link id="rack0-switch" bandwidth="3125000000Bps" latency="1e-06s" sharing_policy="FATPIPE"/>)") !=
+        std::string::npos);
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  CHECK_FALSE(seed.racks[0].switch_nonblocking);
+  CHECK(platform_xml(seed).find(R"(<link id="rack0-switch" bandwidth="12500000000Bps" latency="1e-06s" sharing_policy="SHARED"/>)") !=
+        std::string::npos);
+}
