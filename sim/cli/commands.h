@@ -6,5 +6,6 @@ namespace ringsim {
 
 int run_command(int argc, char** argv);       // argv[0] is "run"
 int platform_command(int argc, char** argv);  // argv[0] is "platform"
+int measure_command(int argc, char** argv);   // argv[0] is "measure"
 
 }  // namespace ringsim

@@ -1,15 +1,15 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
 #include "../common/atomic_file.h"
-#include "../common/input_error.h"
-#include "../launcher/results_table.h"
+#include "../launcher/case_jobs.h"
 #include "../launcher/smpi_case.h"
+#include "../launcher/work_directory.h"
 #include "../rank/algorithm_catalog.h"
 #include "command_line.h"
 #include "commands.h"
+#include "results_output.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <thread>
 
@@ -34,47 +34,6 @@ options:
 
 algorithms:
 )";
-
-// The run's scratch space: the --out directory (kept) or a temporary one (removed on every exit path).
-class WorkDirectory {
- public:
-  explicit WorkDirectory(const std::optional<std::string>& keep_in) {
-    if (keep_in) {
-      path_ = *keep_in;
-      std::filesystem::create_directories(path_);
-      keep_ = true;
-    } else {
-      std::string pattern = (std::filesystem::temp_directory_path() / "ringsim-XXXXXX").string();
-      if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
-      path_ = pattern;
-    }
-  }
-  ~WorkDirectory() {
-    std::error_code ignored;
-    if (!keep_) std::filesystem::remove_all(path_, ignored);
-  }
-  WorkDirectory(const WorkDirectory&) = delete;
-  WorkDirectory& operator=(const WorkDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-  bool keep_ = false;
-};
-
-std::string case_directory_name(std::size_t index, const SimulationCase& spec) {
-  // Long placements ("8-8-...-8" over 64 nodes) would exceed file name limits.
-  std::string placement = spec.placement.ranks_text();
-  if (placement.size() > 32)
-    placement = fmt::format("{}ranks-{}nodes", spec.placement.total_ranks(), spec.placement.ranks_per_node.size());
-  return fmt::format("{:02}-{}-{}-{}", index + 1, placement, order_name(spec.placement.order), spec.algorithm);
-}
-
-void check_output_file(const std::string& option, const std::string& file) {
-  auto dir = std::filesystem::path(file).parent_path();
-  if (!dir.empty() && !std::filesystem::is_directory(dir))
-    throw InputError(fmt::format("{} {}: directory {} does not exist", option, file, dir.string()));
-}
 
 }  // namespace
 
@@ -106,66 +65,30 @@ int run_command(int argc, char** argv) {
     write_file_atomically(platform_file, *platform.generated_xml);
   }
 
-  std::vector<SimulationCase> cases;
+  std::vector<CaseJob> jobs_to_run;
   for (const auto& placement : scenario.placements)
-    for (const auto& algorithm : scenario.algorithms) cases.push_back({placement, algorithm});
-  std::vector<PreparedCase> prepared;
-  std::vector<ChildCommand> commands;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    prepared.push_back(prepare_smpi_case(scenario, platform_file, platform.layout, cases[i],
-                                         work.path() / case_directory_name(i, cases[i]), tools,
-                                         args.value("--out").has_value()));
-    commands.push_back(prepared.back().command);
-  }
+    for (const auto& algorithm : scenario.algorithms) {
+      const SimulationCase spec{placement, algorithm};
+      const PreparedCase prepared =
+          prepare_smpi_case(scenario, platform_file, platform.layout, spec,
+                            work.path() / case_directory_name(jobs_to_run.size(), spec), tools,
+                            args.value("--out").has_value());
+      jobs_to_run.push_back({spec, prepared.command, prepared.report});
+    }
 
   if (!quiet)
-    fmt::print(stderr, "ringsim: {} — {} case{}, {} size{}, {} at a time\n", scenario.name, cases.size(),
-               cases.size() == 1 ? "" : "s", scenario.sizes.size(), scenario.sizes.size() == 1 ? "" : "s", jobs);
-  std::vector<std::optional<CaseResult>> results(cases.size());
-  std::vector<std::string> failures;
-  std::size_t finished = 0;
-  run_children(commands, jobs, [&](std::size_t index, const ChildOutcome& outcome) {
-    ++finished;
-    const std::string name = fmt::format("{} {}", cases[index].placement.label(), cases[index].algorithm);
-    if (outcome.exit_status == 0) {
-      try {
-        results[index] = read_case_report(prepared[index], cases[index], scenario.sizes);
-      } catch (const std::exception& e) {
-        failures.push_back(fmt::format("{}: {}\n{}", name, e.what(), log_tail(prepared[index].command.log, 15)));
-      }
-    } else {
-      failures.push_back(fmt::format("{}: smpirun exited with status {}; last lines of {}:\n{}", name,
-                                     outcome.exit_status, prepared[index].command.log.string(),
-                                     log_tail(prepared[index].command.log, 15)));
-    }
-    if (!quiet)
-      fmt::print(stderr, "[{}/{}] {}: {} in {:.1f} s\n", finished, cases.size(), name,
-                 results[index] ? "simulated" : "FAILED", outcome.wall_s);
-  });
-  if (!failures.empty()) {
-    for (const auto& failure : failures) fmt::print(stderr, "ringsim: simulation failed: {}", failure);
-    return 1;
-  }
+    fmt::print(stderr, "ringsim: {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs_to_run.size(),
+               plural(jobs_to_run.size(), "case", "cases"), scenario.sizes.size(),
+               plural(scenario.sizes.size(), "size", "sizes"), jobs);
+  const auto results = run_case_jobs(jobs_to_run, scenario.sizes, jobs, quiet, "simulated");
+  if (!results) return 1;
 
-  std::vector<CaseResult> done;
-  for (auto& result : results) done.push_back(std::move(*result));
-  if (!scenario.question.empty()) fmt::print("# Question: {}\n", scenario.question);
-  fmt::print("# Scenario {} on {}; model {}\n\n", scenario.name, scenario.topology.string(),
-             scenario.model.to_json().dump());
-  for (const auto& result : done) fmt::print("{}\n", case_table(result, scenario, platform.layout));
-  fmt::print("{}", comparison_table(done));
-
-  if (auto json = args.value("--json"))
-    write_file_atomically(*json, results_json("simulated", scenario.name, scenario.model, done).dump(2) + "\n");
-
-  long long wrong = 0;
-  for (const auto& result : done)
-    for (const auto& size : result.sizes) wrong += size.wrong.value_or(0);
-  if (wrong > 0) {
-    fmt::print(stderr, "ringsim: {} wrong elements: an algorithm produced an incorrect sum\n", wrong);
-    return 1;
-  }
-  return 0;
+  nlohmann::json document = results_json("simulated", scenario.name, *results);
+  document["model"] = scenario.model.to_json();
+  return print_and_save_results(
+      scenario, platform.layout,
+      fmt::format("Scenario {} on {}; model {}", scenario.name, scenario.topology.string(), scenario.model.to_json().dump()),
+      *results, document, args.value("--json"));
 }
 
 }  // namespace ringsim

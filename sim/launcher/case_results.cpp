@@ -24,8 +24,7 @@ double busbw_GBps(std::uint64_t bytes, double time_s, int ranks) {
   return ranks > 0 ? algbw_GBps(bytes, time_s) * 2.0 * (ranks - 1) / ranks : 0;
 }
 
-nlohmann::json results_json(std::string_view kind, std::string_view scenario, const ModelSettings& model,
-                            const std::vector<CaseResult>& cases) {
+nlohmann::json results_json(std::string_view kind, std::string_view scenario, const std::vector<CaseResult>& cases) {
   nlohmann::json rows = nlohmann::json::array();
   for (const CaseResult& c : cases)
     for (const SizeResult& size : c.sizes) {
@@ -42,7 +41,7 @@ nlohmann::json results_json(std::string_view kind, std::string_view scenario, co
                       {"time_stats", {{"min", size.min_s()}, {"median", time}, {"max", size.max_s()}}},
                       {"wrong", size.wrong ? nlohmann::json(*size.wrong) : nlohmann::json()}});
     }
-  return {{"kind", kind}, {"scenario", scenario}, {"model", model.to_json()}, {"results", rows}};
+  return {{"kind", kind}, {"scenario", scenario}, {"results", rows}};
 }
 
 }  // namespace ringsim

@@ -37,7 +37,7 @@ struct CaseResult {
 double algbw_GBps(std::uint64_t bytes, double time_s);
 double busbw_GBps(std::uint64_t bytes, double time_s, int ranks);
 
-nlohmann::json results_json(std::string_view kind, std::string_view scenario, const ModelSettings& model,
-                            const std::vector<CaseResult>& cases);
+// {"kind", "scenario", "results": [...]}; callers add "model" (simulated) or "source" (measured).
+nlohmann::json results_json(std::string_view kind, std::string_view scenario, const std::vector<CaseResult>& cases);
 
 }  // namespace ringsim

@@ -108,3 +108,42 @@ void run_children(const std::vector<ChildCommand>& commands, int jobs,
 }
 
 }  // namespace ringsim
+
+namespace ringsim {
+
+CapturedOutput capture_output(const std::vector<std::string>& argv) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&files, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&files, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&files, pipe_fds[0]);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int error = posix_spawnp(&pid, args[0], &files, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  ::close(pipe_fds[1]);
+  CapturedOutput captured;
+  if (error != 0) {
+    ::close(pipe_fds[0]);
+    throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(error)));
+  }
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    captured.output.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  captured.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return captured;
+}
+
+}  // namespace ringsim

@@ -30,3 +30,15 @@ void run_children(const std::vector<ChildCommand>& commands, int jobs,
                   const std::function<void(std::size_t, const ChildOutcome&)>& on_done);
 
 }  // namespace ringsim
+
+namespace ringsim {
+
+struct CapturedOutput {
+  int exit_status = 0;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs ARGV to completion (stdin from /dev/null) and returns what it printed.
+CapturedOutput capture_output(const std::vector<std::string>& argv);
+
+}  // namespace ringsim

@@ -1,7 +1,7 @@
 // One simulated case = one smpirun of the rank program over every size of the scenario.
 #pragma once
 
-#include "case_results.h"
+#include "case_report.h"
 #include "process_pool.h"
 #include "scenario.h"
 
@@ -27,12 +27,5 @@ struct PreparedCase {
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
                                const ClusterLayout& layout, const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events);
-
-// Reads rank 0's report; throws std::runtime_error when it is missing or does not match the request.
-CaseResult read_case_report(const PreparedCase& prepared, const SimulationCase& spec,
-                            const std::vector<std::uint64_t>& sizes);
-
-// The last lines of a log, for error messages.
-std::string log_tail(const std::filesystem::path& log, std::size_t lines);
 
 }  // namespace ringsim

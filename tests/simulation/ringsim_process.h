@@ -26,7 +26,8 @@ inline std::string read_text(const std::filesystem::path& file) {
 // Runs SHELL_COMMAND (already quoted) with stdout/stderr captured through files in SCRATCH.
 inline CommandResult run_shell(const std::string& shell_command, const std::filesystem::path& scratch) {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string full = shell_command + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+  // Grouped, so the redirections apply to the whole command, not to the last stage of a pipeline.
+  const std::string full = "{ " + shell_command + "\n} >" + out.string() + " 2>" + err.string() + " </dev/null";
   const int status = std::system(full.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

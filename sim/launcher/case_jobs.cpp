@@ -1,0 +1,55 @@
+#include "case_jobs.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+
+std::string case_directory_name(std::size_t index, const SimulationCase& spec) {
+  // Long placements ("8-8-...-8" over 64 nodes) would exceed file name limits.
+  std::string placement = spec.placement.ranks_text();
+  if (placement.size() > 32)
+    placement = fmt::format("{}ranks-{}nodes", spec.placement.total_ranks(), spec.placement.ranks_per_node.size());
+  return fmt::format("{:02}-{}-{}-{}", index + 1, placement, order_name(spec.placement.order), spec.algorithm);
+}
+
+std::string_view plural(std::size_t count, std::string_view one, std::string_view many) {
+  return count == 1 ? one : many;
+}
+
+std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>& jobs,
+                                                     const std::vector<std::uint64_t>& sizes, int parallel,
+                                                     bool quiet, std::string_view done_word) {
+  std::vector<ChildCommand> commands;
+  for (const auto& job : jobs) commands.push_back(job.command);
+  std::vector<std::optional<CaseResult>> results(jobs.size());
+  std::vector<std::string> failures;
+  std::size_t finished = 0;
+  run_children(commands, parallel, [&](std::size_t index, const ChildOutcome& outcome) {
+    ++finished;
+    const CaseJob& job = jobs[index];
+    const std::string name = fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm);
+    if (outcome.exit_status == 0) {
+      try {
+        results[index] = read_case_report(job.report, job.spec, sizes);
+      } catch (const std::exception& e) {
+        failures.push_back(fmt::format("{}: {}\n{}", name, e.what(), log_tail(job.command.log, 15)));
+      }
+    } else {
+      failures.push_back(fmt::format("{}: {} exited with status {}; last lines of {}:\n{}", name,
+                                     job.command.argv.front(), outcome.exit_status, job.command.log.string(),
+                                     log_tail(job.command.log, 15)));
+    }
+    if (!quiet)
+      fmt::print(stderr, "[{}/{}] {}: {} in {:.1f} s\n", finished, jobs.size(), name,
+                 results[index] ? done_word : "FAILED", outcome.wall_s);
+  });
+  if (!failures.empty()) {
+    for (const auto& failure : failures) fmt::print(stderr, "ringsim: case failed: {}", failure);
+    return std::nullopt;
+  }
+  std::vector<CaseResult> done;
+  for (auto& result : results) done.push_back(std::move(*result));
+  return done;
+}
+
+}  // namespace ringsim

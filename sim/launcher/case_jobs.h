@@ -1,0 +1,31 @@
+// Runs the cases of a scenario as child processes (smpirun or mpirun), prints a progress line per
+// finished case, and collects the rank reports.
+#pragma once
+
+#include "case_report.h"
+#include "process_pool.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ringsim {
+
+struct CaseJob {
+  SimulationCase spec;
+  ChildCommand command;
+  std::filesystem::path report;
+};
+
+// Results in job order, or nullopt after printing each failure with the end of its log.
+std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>& jobs,
+                                                     const std::vector<std::uint64_t>& sizes, int parallel,
+                                                     bool quiet, std::string_view done_word);
+
+// "01-4-3-1-cyclic-ring": the case's folder under the work directory.
+std::string case_directory_name(std::size_t index, const SimulationCase& spec);
+
+// "case", "cases"
+std::string_view plural(std::size_t count, std::string_view one, std::string_view many);
+
+}  // namespace ringsim

@@ -1,0 +1,65 @@
+#include "case_report.h"
+
+#include <deque>
+#include <fmt/format.h>
+#include <fstream>
+
+namespace ringsim {
+
+std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
+                                                const std::filesystem::path& report,
+                                                const std::filesystem::path& events) {
+  std::string sizes;
+  for (auto bytes : scenario.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(bytes);
+  std::vector<std::string> args{"--algorithm", spec.algorithm,
+                                "--sizes",     sizes,
+                                "--iterations", std::to_string(scenario.iterations),
+                                "--warmup",    std::to_string(scenario.warmup),
+                                "--out",       report.string()};
+  if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
+  return args;
+}
+
+CaseResult read_case_report(const std::filesystem::path& report_file, const SimulationCase& spec,
+                            const std::vector<std::uint64_t>& sizes) {
+  std::ifstream in(report_file);
+  if (!in) throw std::runtime_error(fmt::format("the rank program wrote no report ({})", report_file.string()));
+  nlohmann::json report;
+  try {
+    report = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: unreadable report: {}", report_file.string(), e.what()));
+  }
+  CaseResult result;
+  result.spec = spec;
+  try {
+    result.ranks = report.at("ranks").get<int>();
+    for (const auto& entry : report.at("sizes")) {
+      SizeResult size;
+      size.bytes = entry.at("bytes").get<std::uint64_t>();
+      size.times_s = entry.at("times_s").get<std::vector<double>>();
+      if (!entry.at("wrong").is_null()) size.wrong = entry.at("wrong").get<long long>();
+      result.sizes.push_back(std::move(size));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: malformed report: {}", report_file.string(), e.what()));
+  }
+  if (result.sizes.size() != sizes.size() || result.ranks != spec.placement.total_ranks())
+    throw std::runtime_error(fmt::format("{}: report does not match the case (ranks {}, sizes {})",
+                                         report_file.string(), result.ranks, result.sizes.size()));
+  return result;
+}
+
+std::string log_tail(const std::filesystem::path& log, std::size_t lines) {
+  std::ifstream in(log);
+  std::deque<std::string> tail;
+  for (std::string line; std::getline(in, line);) {
+    tail.push_back(line);
+    if (tail.size() > lines) tail.pop_front();
+  }
+  std::string text;
+  for (const auto& line : tail) text += "  | " + line + "\n";
+  return text;
+}
+
+}  // namespace ringsim

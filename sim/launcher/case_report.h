@@ -1,0 +1,26 @@
+// The rank program's interface, the same under SMPI and a real MPI: its arguments for a case, and
+// the report rank 0 writes.
+#pragma once
+
+#include "case_results.h"
+#include "scenario.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// "--algorithm A --sizes ... --iterations K --warmup W --out REPORT [--events EVENTS]"
+std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
+                                                const std::filesystem::path& report,
+                                                const std::filesystem::path& events);
+
+// Reads rank 0's report; throws std::runtime_error when it is missing or does not match the request.
+CaseResult read_case_report(const std::filesystem::path& report_file, const SimulationCase& spec,
+                            const std::vector<std::uint64_t>& sizes);
+
+// The last lines of a log, for error messages.
+std::string log_tail(const std::filesystem::path& log, std::size_t lines);
+
+}  // namespace ringsim

@@ -1,0 +1,41 @@
+// The emulated cluster of tools/emulated-cluster.sh, owned for the lifetime of a measurement:
+// created by the constructor, torn down by the destructor (also when an exception or an interrupt
+// ends the measurement). Clusters abandoned by killed runs are swept before a new one is made.
+#pragma once
+
+#include "../../topologies/topology.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// Above this per-NIC rate the 2-core machine, not the shaped link, limits the ring (README,
+// "Emulated cluster": median/bound 1.29 at 200 Mbit/s, 1.47 at 400, 1.98 at 800).
+inline constexpr double kEmulationLimitBps = 200e6 / 8;
+
+class EmulatedCluster {
+ public:
+  // Brings up NODES (the first n nodes of the topology) with their NICs' rates and latencies.
+  explicit EmulatedCluster(const std::vector<NodeSpec>& nodes);
+  ~EmulatedCluster();
+  EmulatedCluster(const EmulatedCluster&) = delete;
+  EmulatedCluster& operator=(const EmulatedCluster&) = delete;
+
+  const std::string& id() const { return id_; }
+  // How link latency is emulated: "shaped with netem", "none requested (native veth latency)" or
+  // "native veth latency (this kernel has no netem)".
+  const std::string& latency() const { return latency_; }
+  // argv prefix that runs a command inside NODE's namespace as host NODE.
+  std::vector<std::string> exec_prefix(const std::string& node) const;
+  // Writes an rsh agent script for Open MPI (plm_rsh_agent) into DIR and returns its path.
+  std::filesystem::path write_rsh_agent(const std::filesystem::path& dir) const;
+
+ private:
+  std::filesystem::path script_;
+  std::string id_;
+  std::string latency_;
+};
+
+}  // namespace ringsim

@@ -1,0 +1,40 @@
+#include "mpi_case.h"
+
+#include "../common/atomic_file.h"
+
+#include <unistd.h>
+
+namespace ringsim {
+
+PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& launch, const SimulationCase& spec,
+                                 const std::filesystem::path& case_dir) {
+  std::filesystem::create_directories(case_dir);
+  std::string hostfile;
+  for (int node : node_of_ranks(spec.placement)) hostfile += launch.node_hosts.at(node) + "\n";
+  write_file_atomically(case_dir / "hostfile", hostfile);
+
+  PreparedMpiCase prepared;
+  prepared.report = case_dir / "report.json";
+  prepared.command.log = case_dir / "mpirun.log";
+  auto& argv = prepared.command.argv;
+  if (launch.cluster != nullptr) argv = launch.cluster->exec_prefix(launch.node_hosts.at(0));
+  if (::geteuid() == 0) argv.insert(argv.end(), {"env", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"});
+  argv.push_back(launch.mpirun.string());
+  if (launch.cluster != nullptr) {
+    // The recipe of smpi-facts.md: rsh into namespaces, direct routing, TCP on the emulated subnet only.
+    argv.insert(argv.end(), {"--mca", "plm_rsh_agent", launch.rsh_agent.string(), "--mca", "plm_rsh_no_tree_spawn", "1",
+                             "--mca", "routed", "direct", "--mca", "btl", "self,vader,tcp", "--mca",
+                             "btl_tcp_if_include", kEmulatedSubnet, "--mca", "oob_tcp_if_include", kEmulatedSubnet,
+                             "--bind-to", "none"});
+  }
+  // seq mapping: line r of the hostfile is rank r's host, which gives block and cyclic orders exactly.
+  argv.insert(argv.end(), {"--mca", "rmaps", "seq", "--hostfile", (case_dir / "hostfile").string(), "-np",
+                           std::to_string(spec.placement.total_ranks())});
+  argv.insert(argv.end(), launch.extra_mpirun_args.begin(), launch.extra_mpirun_args.end());
+  argv.push_back(launch.rank_program.string());
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, {})) argv.push_back(arg);
+  std::filesystem::remove(prepared.report);
+  return prepared;
+}
+
+}  // namespace ringsim

@@ -1,0 +1,25 @@
+#include "work_directory.h"
+
+#include <stdexcept>
+#include <stdlib.h>
+
+namespace ringsim {
+
+WorkDirectory::WorkDirectory(const std::optional<std::string>& keep_in) {
+  if (keep_in) {
+    path_ = *keep_in;
+    std::filesystem::create_directories(path_);
+    keep_ = true;
+  } else {
+    std::string pattern = (std::filesystem::temp_directory_path() / "ringsim-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    path_ = pattern;
+  }
+}
+
+WorkDirectory::~WorkDirectory() {
+  std::error_code ignored;
+  if (!keep_) std::filesystem::remove_all(path_, ignored);
+}
+
+}  // namespace ringsim
