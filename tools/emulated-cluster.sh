@@ -8,6 +8,9 @@
 #   emulated-cluster.sh exec ID NODE COMMAND...          run COMMAND in NODE's namespace as host NODE
 #   emulated-cluster.sh rsh ID NODE WORDS...             Open MPI's rsh agent: WORDS are a shell command
 #   emulated-cluster.sh address ID NODE                  print NODE's address
+#   emulated-cluster.sh cpu-controller ID                mount the cgroup v1 cpu controller for rank-cpu
+#   emulated-cluster.sh rank-cpu ID FRACTION PROGRAM...  run PROGRAM capped at FRACTION of one core, in
+#                                                        its own cgroup (after cpu-controller)
 #   emulated-cluster.sh down ID                          kill everything inside, delete all (idempotent)
 #   emulated-cluster.sh sweep                            `down` every cluster whose owner process is gone
 #   emulated-cluster.sh list                             the namespaces of live clusters
@@ -18,6 +21,7 @@
 set -Eeuo pipefail
 
 state_root=/run/ringsim-emulated
+cpu_root=$state_root/cpu  # where the cgroup v1 cpu controller is mounted for rank-cpu
 subnet_prefix=198.18.0
 mtu=1500
 
@@ -113,6 +117,34 @@ rsh() {
   exec ip netns exec "rsim-$id-n$k" unshare --uts sh -c "hostname '$node' && $*"
 }
 
+# In the host's mount namespace, before any rank starts: `ip netns exec` gives each command a
+# private copy of the mounts, so ranks see this mount but could not make it themselves.
+cpu_controller() {
+  local id=$1
+  check_id "$id"
+  [ -d "$state_root/$id" ] || die "no cluster $id"
+  if ! mountpoint -q "$cpu_root"; then
+    mkdir -p "$cpu_root"
+    mount -t cgroup -o cpu ringsim-cpu "$cpu_root" || die "cannot mount the cgroup v1 cpu controller on $cpu_root"
+  fi
+  mkdir -p "$cpu_root/rsim-$id"
+}
+
+rank_cpu() {
+  local id=$1 fraction=$2; shift 2
+  check_id "$id"
+  [[ "$fraction" =~ ^[0-9]*\.?[0-9]+$ ]] || die "FRACTION must be a number such as 0.25, not '$fraction'"
+  [ -d "$cpu_root/rsim-$id" ] || die "run cpu-controller $id first"
+  local group="$cpu_root/rsim-$id/rank-$$"
+  mkdir -p "$group"
+  # The shortest period the kernel allows (1 ms): with the default 100 ms, a capped rank runs for its
+  # quota and then sleeps out the period, so every ring step waits ~100 ms whatever its size.
+  echo 1000 >"$group/cpu.cfs_period_us"
+  awk -v f="$fraction" 'BEGIN { printf "%d\n", f * 1000 }' >"$group/cpu.cfs_quota_us"
+  echo $$ >"$group/tasks"
+  exec "$@"
+}
+
 address() {
   check_id "$1"
   local k; k=$(node_index "$1" "$2")
@@ -136,6 +168,17 @@ down() {
   done
   remaining=$(ip netns list | awk '{print $1}' | grep "^rsim-$id-" || true)
   [ -z "$remaining" ] || die "could not delete namespaces: $remaining"
+  # A rank's cgroup can be removed only once its exited processes are reaped; here PID 1 may take
+  # a moment to reap the orphans. What is still busy after 5 s is left to the next `sweep`.
+  if [ -d "$cpu_root/rsim-$id" ]; then
+    local group
+    for attempt in $(seq 25); do
+      for group in "$cpu_root/rsim-$id"/rank-*; do [ -d "$group" ] && rmdir "$group" 2>/dev/null; done
+      rmdir "$cpu_root/rsim-$id" 2>/dev/null && break
+      sleep 0.2
+    done
+    [ -d "$cpu_root/rsim-$id" ] && echo "emulated-cluster: cgroup $cpu_root/rsim-$id still busy; the next sweep removes it" >&2
+  fi
   rm -rf "${state_root:?}/$id"
 }
 
@@ -147,8 +190,13 @@ sweep() {
     owner=$(cat "$dir/owner" 2>/dev/null || echo 0)
     kill -0 "$owner" 2>/dev/null || down "$id"
   done
-  # Namespaces whose state directory is gone (a crash between the two) are abandoned too.
+  # Namespaces or cgroups whose state directory is gone (a crash between the two) are abandoned too.
   for id in $(ip netns list | awk '{print $1}' | sed -n 's/^rsim-\([a-z0-9]*\)-.*/\1/p' | sort -u); do
+    [ -d "$state_root/$id" ] || down "$id"
+  done
+  for dir in "$cpu_root"/rsim-*/; do
+    [ -d "$dir" ] || continue
+    id=$(basename "$dir"); id=${id#rsim-}
     [ -d "$state_root/$id" ] || down "$id"
   done
 }
@@ -159,9 +207,11 @@ case "$command" in
   up) [ $# -ge 2 ] || die "usage: up ID NODE:RATE_BPS:DELAY_US..."; up "$@" ;;
   exec) [ $# -ge 3 ] || die "usage: exec ID NODE COMMAND..."; exec_in "$@" ;;
   rsh) [ $# -ge 3 ] || die "usage: rsh ID NODE WORDS..."; rsh "$@" ;;
+  cpu-controller) [ $# -eq 1 ] || die "usage: cpu-controller ID"; cpu_controller "$1" ;;
+  rank-cpu) [ $# -ge 3 ] || die "usage: rank-cpu ID FRACTION PROGRAM..."; rank_cpu "$@" ;;
   address) [ $# -eq 2 ] || die "usage: address ID NODE"; address "$@" ;;
   down) [ $# -eq 1 ] || die "usage: down ID"; down "$1" ;;
   sweep) sweep ;;
   list) ip netns list | awk '{print $1}' | grep '^rsim-' || true ;;
-  *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,21p' "$0" >&2; exit 2 ;;
 esac

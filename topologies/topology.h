@@ -39,6 +39,9 @@ struct Topology {
 // Reads and validates a compact topology file; throws InputError naming the file and JSON path.
 Topology load_topology(const std::filesystem::path& file);
 
+// The same topology with every link's bandwidth multiplied by FACTOR (model key link_bandwidth_scale).
+Topology scaled_bandwidths(Topology topology, double factor);
+
 std::string host_name(const NodeSpec& node, int gpu);
 std::string nic_link_name(const NodeSpec& node);
 std::string intra_link_name(const NodeSpec& node);

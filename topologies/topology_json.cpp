@@ -34,6 +34,17 @@ void check_name(JsonObjectReader& reader, std::string_view key, const std::strin
 
 }  // namespace
 
+Topology scaled_bandwidths(Topology topology, double factor) {
+  for (RackSpec& rack : topology.racks) {
+    rack.switch_link.bandwidth_Bps *= factor;
+    for (NodeSpec& node : rack.nodes) {
+      node.nic.bandwidth_Bps *= factor;
+      node.intra.bandwidth_Bps *= factor;
+    }
+  }
+  return topology;
+}
+
 std::string host_name(const NodeSpec& node, int gpu) { return fmt::format("{}-gpu{}", node.name, gpu); }
 std::string nic_link_name(const NodeSpec& node) { return node.name + "-nic"; }
 std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }

@@ -7,5 +7,7 @@ namespace ringsim {
 int run_command(int argc, char** argv);       // argv[0] is "run"
 int platform_command(int argc, char** argv);  // argv[0] is "platform"
 int measure_command(int argc, char** argv);   // argv[0] is "measure"
+int validate_command(int argc, char** argv);  // argv[0] is "validate"
+int calibrate_command(int argc, char** argv); // argv[0] is "calibrate"
 
 }  // namespace ringsim

@@ -23,7 +23,7 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kMeasureUsage = R"(usage: ringsim measure SCENARIO.json (--emulated | --hostfile FILE) [--json FILE] [--out DIR]
-                       [--beyond-emulation-limit] [--quiet] [-- MPIRUN_ARGS...]
+                       [--beyond-emulation-limit] [--rank-cpu FRACTION] [--quiet] [-- MPIRUN_ARGS...]
 
 Runs every placement x algorithm of the scenario with the Open MPI build of the rank program
 (ringsim-rank-mpi) and prints the same tables as `ringsim run`; --json writes the results with
@@ -37,6 +37,9 @@ Cases run one after the other, never at once.
                      JSON with NICs of at most 200 Mbit/s (what 2 cores emulate faithfully; see README).
   --beyond-emulation-limit
                      accept faster NICs anyway (for experiments where the CPU is meant to be the limit)
+  --rank-cpu FRACTION
+                     cap each rank at FRACTION of one core in its own cgroup (emulated only), to make
+                     the per-process network path the bottleneck instead of the NIC
   --hostfile FILE    on your cluster: topology node i runs on the i-th host of FILE; the rank program
                      must exist at the same path on every host. Arguments after -- go to mpirun.
   --json FILE        write the results JSON (atomically)
@@ -106,7 +109,7 @@ int measure_command(int argc, char** argv) {
       mpirun_args.assign(argv + i + 1, argv + argc);
       break;
     }
-  const ParsedArguments args = parse_arguments(own_argc, argv, 1, "measure", {"--json", "--out", "--hostfile"},
+  const ParsedArguments args = parse_arguments(own_argc, argv, 1, "measure", {"--json", "--out", "--hostfile", "--rank-cpu"},
                                                {"--emulated", "--beyond-emulation-limit", "--quiet"});
   if (args.has("--help")) {
     std::fputs(kMeasureUsage, stdout);
@@ -120,6 +123,14 @@ int measure_command(int argc, char** argv) {
     throw UsageError("ringsim measure: arguments after -- are for --hostfile runs; the emulated cluster sets its own");
   const bool quiet = args.has("--quiet");
   if (auto json = args.value("--json")) check_output_file("--json", *json);
+  double rank_cpu = 0;
+  if (auto text = args.value("--rank-cpu")) {
+    if (!emulated) throw UsageError("ringsim measure: --rank-cpu works on the emulated cluster only");
+    char* end = nullptr;
+    rank_cpu = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || !(rank_cpu > 0.01 && rank_cpu <= 64))
+      throw UsageError(fmt::format("option --rank-cpu takes a share of one core above 0.01, such as 0.25, not \"{}\"", *text));
+  }
 
   const Scenario scenario = load_scenario(args.positional[0]);
   const Platform platform = load_platform(scenario.topology);
@@ -154,6 +165,7 @@ int measure_command(int argc, char** argv) {
     cluster = std::make_unique<EmulatedCluster>(nodes);
     launch.cluster = cluster.get();
     launch.rsh_agent = cluster->write_rsh_agent(work.path());
+    launch.rank_cpu = rank_cpu;
   }
 
   std::vector<CaseJob> jobs;
@@ -185,7 +197,8 @@ int measure_command(int argc, char** argv) {
     source["emulation"] = {{"nic_rates_bps", rates},
                            {"latency", cluster->latency()},
                            {"limit_bps", kEmulationLimitBps * 8},
-                           {"beyond_limit", args.has("--beyond-emulation-limit")}};
+                           {"beyond_limit", args.has("--beyond-emulation-limit")},
+                           {"rank_cpu_share", rank_cpu > 0 ? nlohmann::json(rank_cpu) : nlohmann::json()}};
   }
   nlohmann::json document = results_json("measured", scenario.name, *results);
   document["source"] = source;

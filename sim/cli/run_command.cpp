@@ -1,9 +1,6 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
-#include "../common/atomic_file.h"
-#include "../launcher/case_jobs.h"
-#include "../launcher/smpi_case.h"
-#include "../launcher/work_directory.h"
+#include "../launcher/simulation.h"
 #include "../rank/algorithm_catalog.h"
 #include "command_line.h"
 #include "commands.h"
@@ -56,31 +53,7 @@ int run_command(int argc, char** argv) {
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   const Platform platform = load_platform(scenario.topology);
   check_placements_fit(scenario, platform.layout);
-  const SmpiTools tools = find_smpi_tools();
-
-  WorkDirectory work(args.value("--out"));
-  std::filesystem::path platform_file = platform.source;
-  if (platform.generated_xml) {
-    platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, *platform.generated_xml);
-  }
-
-  std::vector<CaseJob> jobs_to_run;
-  for (const auto& placement : scenario.placements)
-    for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec{placement, algorithm};
-      const PreparedCase prepared =
-          prepare_smpi_case(scenario, platform_file, platform.layout, spec,
-                            work.path() / case_directory_name(jobs_to_run.size(), spec), tools,
-                            args.value("--out").has_value());
-      jobs_to_run.push_back({spec, prepared.command, prepared.report});
-    }
-
-  if (!quiet)
-    fmt::print(stderr, "ringsim: {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs_to_run.size(),
-               plural(jobs_to_run.size(), "case", "cases"), scenario.sizes.size(),
-               plural(scenario.sizes.size(), "size", "sizes"), jobs);
-  const auto results = run_case_jobs(jobs_to_run, scenario.sizes, jobs, quiet, "simulated");
+  const auto results = simulate_scenario(scenario, platform, {jobs, quiet, args.value("--out")});
   if (!results) return 1;
 
   nlohmann::json document = results_json("simulated", scenario.name, *results);

@@ -44,6 +44,15 @@ std::vector<std::string> EmulatedCluster::exec_prefix(const std::string& node) c
   return {script_.string(), "exec", id_, node};
 }
 
+std::vector<std::string> EmulatedCluster::cpu_cap_prefix(double fraction) const {
+  if (!cpu_controller_ready_) {
+    const CapturedOutput ready = capture_output({script_.string(), "cpu-controller", id_});
+    if (ready.exit_status != 0) throw std::runtime_error(fmt::format("--rank-cpu: {}", ready.output));
+    cpu_controller_ready_ = true;
+  }
+  return {script_.string(), "rank-cpu", id_, fmt::format("{}", fraction)};
+}
+
 std::filesystem::path EmulatedCluster::write_rsh_agent(const std::filesystem::path& dir) const {
   const auto agent = dir / "rsh-agent";
   write_file_atomically(agent, fmt::format("#!/bin/sh\n# Open MPI's rsh agent: enter the node's namespace instead of ssh.\n"

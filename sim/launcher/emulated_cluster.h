@@ -29,6 +29,9 @@ class EmulatedCluster {
   const std::string& latency() const { return latency_; }
   // argv prefix that runs a command inside NODE's namespace as host NODE.
   std::vector<std::string> exec_prefix(const std::string& node) const;
+  // argv prefix that runs a program capped at FRACTION of one core, in its own cgroup
+  // (the first call mounts the cgroup cpu controller; throws when that fails).
+  std::vector<std::string> cpu_cap_prefix(double fraction) const;
   // Writes an rsh agent script for Open MPI (plm_rsh_agent) into DIR and returns its path.
   std::filesystem::path write_rsh_agent(const std::filesystem::path& dir) const;
 
@@ -36,6 +39,7 @@ class EmulatedCluster {
   std::filesystem::path script_;
   std::string id_;
   std::string latency_;
+  mutable bool cpu_controller_ready_ = false;  // mounted on first use of cpu_cap_prefix
 };
 
 }  // namespace ringsim

@@ -28,7 +28,9 @@ std::vector<std::string> ModelSettings::cfg_arguments() const {
 nlohmann::json ModelSettings::to_json() const {
   nlohmann::json raw = nlohmann::json::object();
   for (const auto& [key, value] : simgrid) raw[key] = value;
-  return {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
+  nlohmann::json json = {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
+  if (link_bandwidth_scale != 1) json["link_bandwidth_scale"] = link_bandwidth_scale;
+  return json;
 }
 
 ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
@@ -46,6 +48,14 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
       reader.fail("factors", fmt::format("expected \"default\" or \"none\", found \"{}\"", *factors));
     base.factors = *factors;
   }
+  if (const nlohmann::json* scale = reader.optional_value("link_bandwidth_scale")) {
+    if (!scale->is_number() || scale->get<double>() <= 0 || scale->get<double>() > 1000)
+      reader.fail("link_bandwidth_scale", fmt::format("expected a positive factor such as 0.8, found {}", describe_json(*scale)));
+    base.link_bandwidth_scale = scale->get<double>();
+  }
+  // What `ringsim calibrate` fitted, kept for the record; it changes nothing by itself.
+  if (const nlohmann::json* calibration = reader.optional_value("calibration"))
+    if (!calibration->is_object()) reader.fail("calibration", "expected the object ringsim calibrate writes");
   if (const nlohmann::json* raw = reader.optional_value("simgrid")) {
     if (!raw->is_object()) reader.fail("simgrid", "expected an object of SimGrid --cfg settings, e.g. {\"network/TCP-gamma\": \"0\"}");
     for (const auto& [key, setting] : raw->items()) {

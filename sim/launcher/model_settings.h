@@ -15,6 +15,9 @@ struct ModelSettings {
   bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
   std::string factors = "default";  // default: SMPI's bandwidth/latency factors; none: factors of 1
   std::vector<std::pair<std::string, std::string>> simgrid;  // raw --cfg key/value, applied last
+  // Multiplies the bandwidth of every link of a compact topology's platform (sharing included, unlike
+  // SMPI's bw-factor, which only bounds each flow). `ringsim calibrate` sets it; 1 = as described.
+  double link_bandwidth_scale = 1;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

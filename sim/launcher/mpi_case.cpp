@@ -25,12 +25,17 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
     argv.insert(argv.end(), {"--mca", "plm_rsh_agent", launch.rsh_agent.string(), "--mca", "plm_rsh_no_tree_spawn", "1",
                              "--mca", "routed", "direct", "--mca", "btl", "self,vader,tcp", "--mca",
                              "btl_tcp_if_include", kEmulatedSubnet, "--mca", "oob_tcp_if_include", kEmulatedSubnet,
-                             "--bind-to", "none"});
+                             "--bind-to", "none",
+                             // More ranks than cores: busy-polling ranks otherwise hold the CPU a peer
+                             // needs for a timeslice (3 ms per step for 3 ranks on 2 cores, 4 bytes).
+                             "--mca", "mpi_yield_when_idle", "1"});
   }
   // seq mapping: line r of the hostfile is rank r's host, which gives block and cyclic orders exactly.
   argv.insert(argv.end(), {"--mca", "rmaps", "seq", "--hostfile", (case_dir / "hostfile").string(), "-np",
                            std::to_string(spec.placement.total_ranks())});
   argv.insert(argv.end(), launch.extra_mpirun_args.begin(), launch.extra_mpirun_args.end());
+  if (launch.cluster != nullptr && launch.rank_cpu > 0)
+    for (auto& arg : launch.cluster->cpu_cap_prefix(launch.rank_cpu)) argv.push_back(arg);
   argv.push_back(launch.rank_program.string());
   for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, {})) argv.push_back(arg);
   std::filesystem::remove(prepared.report);

@@ -19,6 +19,7 @@ struct MpiLaunch {
   std::vector<std::string> extra_mpirun_args;     // passed through after ringsim's own
   const EmulatedCluster* cluster = nullptr;       // set: run inside the emulated cluster
   std::filesystem::path rsh_agent;                // emulated: the agent that enters a node's namespace
+  double rank_cpu = 0;                            // emulated: > 0 caps each rank at this share of a core
 };
 
 struct PreparedMpiCase {

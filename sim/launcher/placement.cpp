@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <algorithm>
 #include <numeric>
 
 namespace ringsim {
@@ -59,6 +60,16 @@ std::vector<int> node_of_ranks(const PlacementSpec& placement) {
     for (std::size_t k = 0; k < left.size(); ++k)
       if (left[k] > 0) --left[k], ++placed, nodes.push_back(static_cast<int>(k));
   return nodes;
+}
+
+int busiest_nic_direction_edges(const PlacementSpec& placement) {
+  const auto nodes = node_of_ranks(placement);
+  std::vector<int> up(placement.ranks_per_node.size(), 0), down(placement.ranks_per_node.size(), 0);
+  for (std::size_t r = 0; r < nodes.size(); ++r) {
+    const int from = nodes[r], to = nodes[(r + 1) % nodes.size()];
+    if (from != to) ++up[from], ++down[to];
+  }
+  return std::max(*std::max_element(up.begin(), up.end()), *std::max_element(down.begin(), down.end()));
 }
 
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout) {

@@ -33,6 +33,10 @@ std::optional<std::string> placement_misfit(const PlacementSpec& placement, cons
 // Node index of every rank, in rank order. Precondition: the placement fits.
 std::vector<int> node_of_ranks(const PlacementSpec& placement);
 
+// The most ring edges (rank r -> r+1 mod N on different nodes) that leave one node or enter one node:
+// the sharing on the busiest NIC direction of a single-switch cluster. 0 when all ranks share a node.
+int busiest_nic_direction_edges(const PlacementSpec& placement);
+
 // Host of every rank, in rank order (slots of a node are used in order). Precondition: it fits.
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout);
 

@@ -50,3 +50,12 @@ TEST_CASE("a placement that does not fit says which node and how many slots") {
   CHECK(placement_misfit({{1, 1, 1, 1}, RankOrder::block}, layout) ==
         "placement 1-1-1-1 names 4 nodes but the platform has 3");
 }
+
+TEST_CASE("ring edges on the busiest NIC direction") {
+  CHECK(busiest_nic_direction_edges({{4, 2, 2}, RankOrder::block}) == 1);
+  CHECK(busiest_nic_direction_edges({{4, 3, 1}, RankOrder::block}) == 1);
+  CHECK(busiest_nic_direction_edges({{4, 2, 2}, RankOrder::cyclic}) == 2);
+  CHECK(busiest_nic_direction_edges({{4, 3, 1}, RankOrder::cyclic}) == 3);
+  CHECK(busiest_nic_direction_edges({{8}, RankOrder::block}) == 0);
+  CHECK(busiest_nic_direction_edges({{1, 1}, RankOrder::block}) == 1);
+}

@@ -1,0 +1,46 @@
+#include "simulation.h"
+
+#include "../../topologies/platform_xml.h"
+#include "../common/atomic_file.h"
+#include "../common/input_error.h"
+#include "case_jobs.h"
+#include "smpi_case.h"
+#include "work_directory.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+                                                         const SimulationOptions& options) {
+  const SmpiTools tools = find_smpi_tools();
+  WorkDirectory work(options.keep_dir);
+  std::filesystem::path platform_file = platform.source;
+  if (scenario.model.link_bandwidth_scale != 1) {
+    if (!platform.topology)
+      throw InputError(fmt::format("{}: the model's link_bandwidth_scale needs a compact topology, not SimGrid XML",
+                                   scenario.topology.string()));
+    platform_file = work.path() / "platform.xml";
+    write_file_atomically(platform_file, platform_xml(scaled_bandwidths(*platform.topology, scenario.model.link_bandwidth_scale)));
+  } else if (platform.generated_xml) {
+    platform_file = work.path() / "platform.xml";
+    write_file_atomically(platform_file, *platform.generated_xml);
+  }
+
+  std::vector<CaseJob> jobs;
+  for (const auto& placement : scenario.placements)
+    for (const auto& algorithm : scenario.algorithms) {
+      const SimulationCase spec{placement, algorithm};
+      const PreparedCase prepared =
+          prepare_smpi_case(scenario, platform_file, platform.layout, spec,
+                            work.path() / case_directory_name(jobs.size(), spec), tools, options.keep_dir.has_value());
+      jobs.push_back({spec, prepared.command, prepared.report});
+    }
+  if (!options.quiet)
+    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs.size(),
+               plural(jobs.size(), "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
+               options.jobs);
+  return run_case_jobs(jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+}
+
+}  // namespace ringsim

@@ -1,0 +1,25 @@
+// Simulating a scenario: one smpirun per placement x algorithm, `jobs` at a time. Shared by
+// `ringsim run`, `validate` and `calibrate`.
+#pragma once
+
+#include "case_results.h"
+#include "scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct SimulationOptions {
+  int jobs = 1;
+  bool quiet = false;
+  std::optional<std::string> keep_dir;  // --out: keep platform, hostfiles, logs, reports, events
+};
+
+// Results in case order (placements outer, algorithms inner), or nullopt when a case failed (the
+// failure is printed). Throws InputError/std::runtime_error for what prevents starting at all.
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+                                                         const SimulationOptions& options);
+
+}  // namespace ringsim

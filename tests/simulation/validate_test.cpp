@@ -1,0 +1,98 @@
+// `ringsim validate` and `calibrate` against the committed emulated traces and the format fixtures.
+#include "../unit/temp_files.h"
+#include "ringsim_process.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim::testing;
+
+namespace {
+
+const std::string kRoot = RINGSIM_SOURCE_DIR;
+
+}  // namespace
+
+TEST_CASE("the emulated flagship scenarios validate against their traces within 10 percent above 4 MiB") {
+  TempDir dir;
+  for (const char* rate : {"200M", "100M"}) {
+    CAPTURE(rate);
+    const auto out = dir.path() / (std::string(rate) + ".json");
+    const auto run = run_ringsim("validate " + kRoot + "/scenarios/emulated/locality-" + rate + ".json --measured " + kRoot +
+                                     "/validate/traces/emulated/locality-" + rate +
+                                     ".json --tolerance 0.10 --min-bytes 4MiB --quiet --json " + out.string(),
+                                 dir.path());
+    CHECK_MESSAGE(run.exit_code == 0, (run.out + run.err));
+    const auto report = read_json(out);
+    CHECK(report.at("pass") == true);
+    CHECK(report.at("summary").at("judged").at("count") == 12);  // 4 placements x 3 sizes >= 4 MiB
+    CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.10);
+    CHECK(run.out.find("# PASS: median |error|") != std::string::npos);
+  }
+}
+
+TEST_CASE("calibrating on emulated 4-2-2 block predicts the cyclic placements within 10 percent above 4 MiB") {
+  TempDir dir;
+  const std::string scenario = kRoot + "/scenarios/emulated/locality-200M.json";
+  const std::string trace = kRoot + "/validate/traces/emulated/locality-200M.json";
+  const auto model = dir.path() / "model.json";
+  const auto calibrate = run_ringsim("calibrate " + scenario + " --measured " + trace + " --select 4-2-2/block -o " +
+                                         model.string(),
+                                     dir.path());
+  REQUIRE_MESSAGE(calibrate.exit_code == 0, calibrate.err);
+  const auto fitted = read_json(model);
+  // 200 Mbit/s NICs carry at most 25 MB/s: the fit must land below that and not absurdly far.
+  const double bandwidth = fitted.at("calibration").at("bandwidth_Bps").get<double>();
+  CHECK(bandwidth < 25e6);
+  CHECK(bandwidth > 15e6);
+  CHECK(fitted.at("link_bandwidth_scale").get<double>() == doctest::Approx(bandwidth / 25e6));
+
+  const auto out = dir.path() / "prediction.json";
+  const auto validate = run_ringsim("validate " + scenario + " --measured " + trace +
+                                        " --select 4-2-2/cyclic,4-3-1/cyclic --model " + model.string() +
+                                        " --tolerance 0.10 --min-bytes 4MiB --quiet --json " + out.string(),
+                                    dir.path());
+  CHECK_MESSAGE(validate.exit_code == 0, (validate.out + validate.err));
+  const auto report = read_json(out);
+  CHECK(report.at("summary").at("judged").at("count") == 6);
+  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.10);
+}
+
+TEST_CASE("every trace format validates end to end against the seed rack") {
+  TempDir dir;
+  auto scenario = dir.write("seed-4-2-2.json", R"({"name": "seed 4-2-2", "topology": ")" + kRoot +
+                                                   R"(/topologies/seed-rack.json", "placements": ["4-2-2"], "sizes": ["1MiB"]})");
+  for (const char* fixture : {"nccl-tests-new.txt", "nccl-tests-old.txt", "osu.txt", "osu-full.txt", "imb.txt",
+                              "horovod-timeline.json", "horovod-timeline-unclosed.json"}) {
+    CAPTURE(fixture);
+    const auto run = run_ringsim("validate " + scenario.string() + " --measured " + kRoot + "/tests/fixtures/traces/" +
+                                     fixture + " --tolerance 0.05 --min-bytes 1MiB --quiet",
+                                 dir.path());
+    CHECK_MESSAGE(run.exit_code == 0, (run.out + run.err));
+    CHECK(run.out.find("# 4-2-2 block ring, 8 ranks: measured") != std::string::npos);
+  }
+  // A trace far from the model fails the tolerance with exit status 1.
+  const auto slow = dir.write("slow.txt", "# OSU MPI Allreduce Latency Test v5.9\n# Size       Avg Latency(us)\n"
+                                          "4194304             14100.00\n16777216            53400.00\n");
+  const auto run = run_ringsim("validate " + scenario.string() + " --measured " + slow.string() + " --quiet", dir.path());
+  CHECK(run.exit_code == 1);
+  CHECK(run.out.find("# FAIL") != std::string::npos);
+}
+
+TEST_CASE("validate refuses traces it cannot read with exit status 2 and one line") {
+  TempDir dir;
+  auto scenario = dir.write("s.json", R"({"topology": ")" + kRoot + R"(/topologies/seed-rack.json", "placements": ["4-2-2", "4-3-1"], "sizes": ["1MiB"]})");
+  auto garbage = dir.write("garbage.txt", "this is\nnot a trace\n");
+  auto check = [&](const std::string& args, const std::string& part) {
+    const auto run = run_ringsim(args, dir.path());
+    CAPTURE(args);
+    CHECK(run.exit_code == 2);
+    CHECK_MESSAGE(run.err.find(part) != std::string::npos, run.err);
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  };
+  check("validate " + scenario.string() + " --measured " + garbage.string(), "garbage.txt: not a trace format ringsim knows");
+  check("validate " + scenario.string() + " --measured " + kRoot + "/tests/fixtures/traces/osu.txt",
+        "osu traces do not say where ranks ran; give a scenario with exactly one placement (this one has 2)");
+  check("validate " + scenario.string(), "--measured TRACE is required");
+  check("calibrate " + scenario.string() + " --measured " + garbage.string() + " -o " + (dir.path() / "m.json").string(),
+        "not a trace format");
+}

@@ -1,0 +1,32 @@
+// Measured against simulated, size by size, and the summary the validator judges by.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct ComparedSize {
+  std::string placement;  // "4-3-1"
+  std::string order;      // "block" / "cyclic"
+  int ranks = 0;
+  std::uint64_t bytes = 0;
+  double measured_s = 0;   // median of the measured points at this size
+  double simulated_s = 0;  // ringsim run's time_s
+
+  double error() const { return simulated_s / measured_s - 1; }  // +0.05: simulation 5% slower
+};
+
+struct ErrorSummary {
+  std::size_t count = 0;
+  double median_abs_error = 0;
+  double geomean_error = 0;  // exp(mean(log(simulated/measured))) - 1: the bias
+  double worst_error = 0;    // largest |error|, with its sign
+  std::string worst;         // "4-3-1 cyclic 64MiB"
+};
+
+// Over the sizes at or above MIN_BYTES (all when 0).
+ErrorSummary summarize(const std::vector<ComparedSize>& sizes, std::uint64_t min_bytes);
+
+}  // namespace ringsim

@@ -1,0 +1,42 @@
+// The trace readers, one file each under readers/, registered by format name in trace_readers.cpp
+// (as SMPI registers its collectives), and chosen by content when no format is named.
+#pragma once
+
+#include "measured_trace.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ringsim {
+
+struct TraceReader {
+  std::string_view name;
+  std::string_view description;
+  // True when TEXT looks like this format (cheap, on the first lines or keys).
+  bool (*detect)(std::string_view text);
+  // Parses TEXT; throws InputError "FILE:LINE: what is wrong" for malformed input.
+  MeasuredTrace (*read)(std::string_view text, const std::string& file);
+};
+
+const std::vector<TraceReader>& trace_readers();
+
+// Reads FILE with the named FORMAT, or the first reader whose detect() accepts it.
+// Throws InputError naming the file when it is unreadable, of no known format, or malformed.
+MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format);
+
+// The readers, defined in readers/*.cpp.
+bool detect_ringsim_results(std::string_view text);
+MeasuredTrace read_ringsim_results(std::string_view text, const std::string& file);
+bool detect_nccl_tests(std::string_view text);
+MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file);
+bool detect_osu(std::string_view text);
+MeasuredTrace read_osu(std::string_view text, const std::string& file);
+bool detect_imb(std::string_view text);
+MeasuredTrace read_imb(std::string_view text, const std::string& file);
+bool detect_horovod_timeline(std::string_view text);
+MeasuredTrace read_horovod_timeline(std::string_view text, const std::string& file);
+
+}  // namespace ringsim
