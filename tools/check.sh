@@ -14,5 +14,8 @@ RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build.sh" -DRINGSIM_SANITI
 (cd "$root/build-sanitize" && ctest -j "$jobs" --output-on-failure --no-tests=error)
 
 echo "== all tests"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "NOTE: not root: the emulated-cluster measurements (tests named 'measure: emulated ...') are skipped"
+fi
 cd "$root/build"
 ctest -j "$jobs" --output-on-failure --no-tests=error

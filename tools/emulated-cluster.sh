@@ -137,10 +137,11 @@ rank_cpu() {
   [ -d "$cpu_root/rsim-$id" ] || die "run cpu-controller $id first"
   local group="$cpu_root/rsim-$id/rank-$$"
   mkdir -p "$group"
-  # The shortest period the kernel allows (1 ms): with the default 100 ms, a capped rank runs for its
-  # quota and then sleeps out the period, so every ring step waits ~100 ms whatever its size.
-  echo 1000 >"$group/cpu.cfs_period_us"
-  awk -v f="$fraction" 'BEGIN { printf "%d\n", f * 1000 }' >"$group/cpu.cfs_quota_us"
+  # A short period: with the default 100 ms, a capped rank runs for its quota and then sleeps out the
+  # period, so every ring step waits ~100 ms whatever its size. The kernel's minimum quota is 1 ms, so
+  # the period is 1 ms / FRACTION (5 ms at 0.2), or 1 ms when FRACTION >= 1.
+  awk -v f="$fraction" 'BEGIN { period = f < 1 ? int(1000 / f) : 1000; printf "%d %d\n", period, int(f * period) }' \
+    | { read -r period quota; echo "$period" >"$group/cpu.cfs_period_us"; echo "$quota" >"$group/cpu.cfs_quota_us"; }
   echo $$ >"$group/tasks"
   exec "$@"
 }

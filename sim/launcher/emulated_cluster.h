@@ -12,8 +12,9 @@
 namespace ringsim {
 
 // Above this per-NIC rate the 2-core machine, not the shaped link, limits the ring (README,
-// "Emulated cluster": median/bound 1.29 at 200 Mbit/s, 1.47 at 400, 1.98 at 800).
-inline constexpr double kEmulationLimitBps = 200e6 / 8;
+// "Emulated cluster", tools/bench-emulation.sh: median/bound 1.11-1.13 up to 400 Mbit/s, 1.23 at
+// 800, 1.30 at 1600).
+inline constexpr double kEmulationLimitBps = 400e6 / 8;
 
 class EmulatedCluster {
  public:

@@ -142,7 +142,7 @@ TEST_CASE("measure refuses clearly what it cannot do") {
   const std::string mpi_env = "RINGSIM_RANK_MPI=" + std::string(RINGSIM_RANK_MPI) + " ";
   if (::geteuid() == 0) {
     expect(mpi_env + ringsim + " measure " + scenario.string() + " --emulated", 2,
-           "node node0 has a 10000 Mbit/s NIC, above the 200 Mbit/s this machine emulates faithfully");
+           "node node0 has a 10000 Mbit/s NIC, above the 400 Mbit/s this machine emulates faithfully");
     if (std::system("command -v setpriv >/dev/null 2>&1") == 0) {
       // As user nobody, who must be able to read the scenario to get as far as the root check.
       std::filesystem::permissions(dir.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
