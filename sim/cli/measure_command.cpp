@@ -136,7 +136,15 @@ int measure_command(int argc, char** argv) {
   const Platform platform = load_platform(scenario.topology);
   check_placements_fit(scenario, platform.layout);
 
+  // The user's files first, then what this machine must provide.
   MpiLaunch launch;
+  if (!emulated) {
+    const auto hosts = read_hostfile(*args.value("--hostfile"));
+    if (hosts.size() < nodes_used(scenario))
+      throw InputError(fmt::format("{}: {} hosts, but the placements use {} nodes of the topology",
+                                   *args.value("--hostfile"), hosts.size(), nodes_used(scenario)));
+    launch.node_hosts.assign(hosts.begin(), hosts.begin() + static_cast<long>(nodes_used(scenario)));
+  }
   launch.mpirun = require_program("mpirun", "apt-get install openmpi-bin libopenmpi-dev (or run tools/bootstrap.sh)");
   launch.rank_program = find_rank_program();
   launch.extra_mpirun_args = mpirun_args;
@@ -150,12 +158,6 @@ int measure_command(int argc, char** argv) {
     require_program("unshare", "apt-get install util-linux");
     nodes = emulated_nodes(scenario, platform, args.has("--beyond-emulation-limit"));
     for (const NodeSpec& node : nodes) launch.node_hosts.push_back(node.name);
-  } else {
-    const auto hosts = read_hostfile(*args.value("--hostfile"));
-    if (hosts.size() < nodes_used(scenario))
-      throw InputError(fmt::format("{}: {} hosts, but the placements use {} nodes of the topology",
-                                   *args.value("--hostfile"), hosts.size(), nodes_used(scenario)));
-    launch.node_hosts.assign(hosts.begin(), hosts.begin() + static_cast<long>(nodes_used(scenario)));
   }
 
   WorkDirectory work(args.value("--out"));
