@@ -20,7 +20,16 @@ std::string comment_safe(std::string text) {
 
 std::string router_name(const NodeSpec& node) { return node.name + "-router"; }
 
-void append_node_zone(fmt::memory_buffer& out, const NodeSpec& node) {
+std::string stack_link_name(const NodeSpec& node, int gpu) { return host_name(node, gpu) + "-stack"; }
+
+// The link_ctn of a rank's own stack on a route leaving (UP) or entering (DOWN) its node.
+std::string stack_hop(const NodeSpec& node, int gpu, const std::optional<ProcessStack>& stack, const char* direction) {
+  if (!stack) return "";
+  return stack->shared ? fmt::format(R"(<link_ctn id="{}"/>)", stack_link_name(node, gpu))
+                       : fmt::format(R"(<link_ctn id="{}" direction="{}"/>)", stack_link_name(node, gpu), direction);
+}
+
+void append_node_zone(fmt::memory_buffer& out, const NodeSpec& node, const std::optional<ProcessStack>& stack) {
   auto line = [&](std::string_view text) { fmt::format_to(std::back_inserter(out), "    {}\n", text); };  // inside a node zone
   fmt::format_to(std::back_inserter(out), "  <zone id=\"{}\" routing=\"Full\">\n", node.name);
   for (int g = 0; g < node.gpus; ++g)
@@ -28,22 +37,26 @@ void append_node_zone(fmt::memory_buffer& out, const NodeSpec& node) {
   line(fmt::format(R"(<router id="{}"/>)", router_name(node)));
   line(link_xml(intra_link_name(node), node.intra, "SHARED"));
   line(link_xml(nic_link_name(node), node.nic, "SPLITDUPLEX"));
+  if (stack)
+    for (int g = 0; g < node.gpus; ++g)
+      line(link_xml(stack_link_name(node, g), LinkSpec{node.nic.bandwidth_Bps * stack->nic_ratio, stack->latency_s},
+                    stack->shared ? "SHARED" : "SPLITDUPLEX"));
   for (int a = 0; a < node.gpus; ++a)
     for (int b = a + 1; b < node.gpus; ++b)
       line(fmt::format(R"(<route src="{}" dst="{}"><link_ctn id="{}"/></route>)", host_name(node, a),
                        host_name(node, b), intra_link_name(node)));
   for (int g = 0; g < node.gpus; ++g) {
-    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="UP"/></route>)",
-                     host_name(node, g), router_name(node), nic_link_name(node)));
-    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="DOWN"/></route>)",
-                     router_name(node), host_name(node, g), nic_link_name(node)));
+    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO">{}<link_ctn id="{}" direction="UP"/></route>)",
+                     host_name(node, g), router_name(node), stack_hop(node, g, stack, "UP"), nic_link_name(node)));
+    line(fmt::format(R"(<route src="{}" dst="{}" symmetrical="NO"><link_ctn id="{}" direction="DOWN"/>{}</route>)",
+                     router_name(node), host_name(node, g), nic_link_name(node), stack_hop(node, g, stack, "DOWN")));
   }
   fmt::format_to(std::back_inserter(out), "  </zone>\n");
 }
 
 }  // namespace
 
-std::string platform_xml(const Topology& topology) {
+std::string platform_xml(const Topology& topology, const std::optional<ProcessStack>& stack) {
   fmt::memory_buffer out;
   auto put = [&](std::string_view text) { out.append(text); };
   put("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
@@ -53,7 +66,7 @@ std::string platform_xml(const Topology& topology) {
   put("<platform version=\"4.1\">\n");
   for (const RackSpec& rack : topology.racks) {
     fmt::format_to(std::back_inserter(out), "<zone id=\"{}\" routing=\"Full\">\n", rack.name);
-    for (const NodeSpec& node : rack.nodes) append_node_zone(out, node);
+    for (const NodeSpec& node : rack.nodes) append_node_zone(out, node, stack);
     fmt::format_to(std::back_inserter(out), "  {}\n", link_xml(switch_link_name(rack), rack.switch_link, rack.switch_nonblocking ? "FATPIPE" : "SHARED"));
     for (std::size_t a = 0; a < rack.nodes.size(); ++a)
       for (std::size_t b = a + 1; b < rack.nodes.size(); ++b)

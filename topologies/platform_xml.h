@@ -9,10 +9,21 @@
 
 #include "topology.h"
 
+#include <optional>
 #include <string>
 
 namespace ringsim {
 
-std::string platform_xml(const Topology& topology);
+// The per-process network stack (model key "process_stack"): every rank's traffic to and from other
+// nodes, both directions, also crosses one link of its own, "<host>-stack". Shared: a rank's send and
+// receive compete for it (the seed report's "a process cannot progress send and receive at once");
+// split: each direction has the full bandwidth. Traffic inside a node does not cross it.
+struct ProcessStack {
+  double nic_ratio = 1;  // bandwidth as a multiple of the node's NIC bandwidth
+  bool shared = true;
+  double latency_s = 0;
+};
+
+std::string platform_xml(const Topology& topology, const std::optional<ProcessStack>& stack = std::nullopt);
 
 }  // namespace ringsim

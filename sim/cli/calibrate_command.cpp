@@ -47,12 +47,7 @@ int calibrate_command(int argc, char** argv) {
   if (!output) output = args.value("--output");
   if (!output) throw UsageError("ringsim calibrate: -o MODEL.json is required");
   check_output_file("-o", *output);
-  std::uint64_t min_bytes = 0;
-  if (auto text = args.value("--min-bytes")) {
-    auto parsed = parse_bytes(*text);
-    if (!parsed) throw UsageError(fmt::format("option --min-bytes takes {}, not \"{}\"", kBytesHint, *text));
-    min_bytes = *parsed;
-  }
+  const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
 
   const Scenario scenario = load_scenario(args.positional[0]);
   const Platform platform = load_platform(scenario.topology);

@@ -1,6 +1,9 @@
 #include "command_line.h"
 
+#include "../common/units.h"
+
 #include <charconv>
+#include <cstdlib>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -44,6 +47,25 @@ int positive_int_option(const std::string& option, const std::string& text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 1)
     throw UsageError(fmt::format("option {} takes a positive integer, not \"{}\"", option, text));
+  return value;
+}
+
+}  // namespace ringsim
+
+namespace ringsim {
+
+std::uint64_t bytes_option(const std::string& option, const std::string& text) {
+  auto bytes = parse_bytes(text);
+  if (!bytes) throw UsageError(fmt::format("option {} takes {}, not \"{}\"", option, kBytesHint, text));
+  return *bytes;
+}
+
+double number_option(const std::string& option, const std::string& text, double above, double at_most,
+                     const std::string& example) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(value > above && value <= at_most))
+    throw UsageError(fmt::format("option {} takes a number above {} such as {}, not \"{}\"", option, above, example, text));
   return value;
 }
 

@@ -1,6 +1,7 @@
 // Minimal option parsing shared by the subcommands: "--opt VALUE", "--opt=VALUE", flags, positionals.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,7 +30,11 @@ struct ParsedArguments {
 ParsedArguments parse_arguments(int argc, char** argv, int first, const std::string& command,
                                 const std::set<std::string>& value_options, const std::set<std::string>& flag_options);
 
-// Parses a positive integer option value; throws UsageError naming the option.
+// Typed option values; each throws UsageError naming the option and what it takes.
 int positive_int_option(const std::string& option, const std::string& text);
+std::uint64_t bytes_option(const std::string& option, const std::string& text);  // "4MiB", "1048576"
+// A number in (above, at_most], e.g. --tolerance 0.10; EXAMPLE is shown in the error.
+double number_option(const std::string& option, const std::string& text, double above, double at_most,
+                     const std::string& example);
 
 }  // namespace ringsim

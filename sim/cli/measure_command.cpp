@@ -126,10 +126,7 @@ int measure_command(int argc, char** argv) {
   double rank_cpu = 0;
   if (auto text = args.value("--rank-cpu")) {
     if (!emulated) throw UsageError("ringsim measure: --rank-cpu works on the emulated cluster only");
-    char* end = nullptr;
-    rank_cpu = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !(rank_cpu > 0.01 && rank_cpu <= 64))
-      throw UsageError(fmt::format("option --rank-cpu takes a share of one core above 0.01, such as 0.25, not \"{}\"", *text));
+    rank_cpu = number_option("--rank-cpu", *text, 0.01, 64, "0.25");  // a share of one core
   }
 
   const Scenario scenario = load_scenario(args.positional[0]);

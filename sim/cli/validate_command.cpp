@@ -64,19 +64,9 @@ int validate_command(int argc, char** argv) {
   if (args.positional.size() != 1) throw UsageError("ringsim validate: expected exactly one SCENARIO.json");
   const auto trace_file = args.value("--measured");
   if (!trace_file) throw UsageError("ringsim validate: --measured TRACE is required");
-  double tolerance = 0.10;
-  if (auto text = args.value("--tolerance")) {
-    char* end = nullptr;
-    tolerance = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !(tolerance > 0))
-      throw UsageError(fmt::format("option --tolerance takes a positive fraction such as 0.10, not \"{}\"", *text));
-  }
-  std::uint64_t min_bytes = 0;
-  if (auto text = args.value("--min-bytes")) {
-    auto parsed = parse_bytes(*text);
-    if (!parsed) throw UsageError(fmt::format("option --min-bytes takes {}, not \"{}\"", kBytesHint, *text));
-    min_bytes = *parsed;
-  }
+  const double tolerance =
+      args.value("--tolerance") ? number_option("--tolerance", *args.value("--tolerance"), 0, 100, "0.10") : 0.10;
+  const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
   const int jobs = args.value("--jobs") ? positive_int_option("--jobs", *args.value("--jobs"))
                                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (auto json = args.value("--json")) check_output_file("--json", *json);

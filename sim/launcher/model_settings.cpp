@@ -30,6 +30,10 @@ nlohmann::json ModelSettings::to_json() const {
   for (const auto& [key, value] : simgrid) raw[key] = value;
   nlohmann::json json = {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
   if (link_bandwidth_scale != 1) json["link_bandwidth_scale"] = link_bandwidth_scale;
+  if (process_stack)
+    json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
+                             {"sharing", process_stack->shared ? "shared" : "split"},
+                             {"latency_s", process_stack->latency_s}};
   return json;
 }
 
@@ -52,6 +56,24 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
     if (!scale->is_number() || scale->get<double>() <= 0 || scale->get<double>() > 1000)
       reader.fail("link_bandwidth_scale", fmt::format("expected a positive factor such as 0.8, found {}", describe_json(*scale)));
     base.link_bandwidth_scale = scale->get<double>();
+  }
+  if (const nlohmann::json* stack = reader.optional_value("process_stack")) {
+    JsonObjectReader fields(*stack, file, reader.path_of("process_stack"));
+    ProcessStack parsed;
+    if (const nlohmann::json* ratio = fields.optional_value("nic_ratio")) {
+      if (!ratio->is_number() || ratio->get<double>() <= 0)
+        fields.fail("nic_ratio", fmt::format("expected the stack's bandwidth as a multiple of the NIC's, such as 1 or 2, found {}",
+                                             describe_json(*ratio)));
+      parsed.nic_ratio = ratio->get<double>();
+    }
+    if (auto sharing = fields.optional_string("sharing")) {
+      if (*sharing != "shared" && *sharing != "split")
+        fields.fail("sharing", fmt::format("expected \"shared\" (send and receive compete) or \"split\", found \"{}\"", *sharing));
+      parsed.shared = *sharing == "shared";
+    }
+    parsed.latency_s = fields.optional_latency("latency").value_or(0);
+    fields.finish();
+    base.process_stack = parsed;
   }
   // What `ringsim calibrate` fitted, kept for the record; it changes nothing by itself.
   if (const nlohmann::json* calibration = reader.optional_value("calibration"))

@@ -1,9 +1,11 @@
 // The simulation model of a scenario (README "Model settings") and its translation to SimGrid --cfg.
 #pragma once
 
+#include "../../topologies/platform_xml.h"
 #include "../common/json_input.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,12 @@ struct ModelSettings {
   // Multiplies the bandwidth of every link of a compact topology's platform (sharing included, unlike
   // SMPI's bw-factor, which only bounds each flow). `ringsim calibrate` sets it; 1 = as described.
   double link_bandwidth_scale = 1;
+  // {"nic_ratio": 1, "sharing": "shared" | "split", "latency": "0us"}: a per-process network stack
+  // on every rank's inter-node path (platform_xml.h). Absent = none.
+  std::optional<ProcessStack> process_stack;
+
+  // Whether the platform must be generated from the topology with this model (not taken as is).
+  bool reshapes_platform() const { return link_bandwidth_scale != 1 || process_stack.has_value(); }
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

@@ -16,12 +16,14 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
   std::filesystem::path platform_file = platform.source;
-  if (scenario.model.link_bandwidth_scale != 1) {
+  if (scenario.model.reshapes_platform()) {
     if (!platform.topology)
-      throw InputError(fmt::format("{}: the model's link_bandwidth_scale needs a compact topology, not SimGrid XML",
+      throw InputError(fmt::format("{}: the model's link_bandwidth_scale and process_stack need a compact topology, "
+                                   "not SimGrid XML",
                                    scenario.topology.string()));
     platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, platform_xml(scaled_bandwidths(*platform.topology, scenario.model.link_bandwidth_scale)));
+    write_file_atomically(platform_file, platform_xml(scaled_bandwidths(*platform.topology, scenario.model.link_bandwidth_scale),
+                                                      scenario.model.process_stack));
   } else if (platform.generated_xml) {
     platform_file = work.path() / "platform.xml";
     write_file_atomically(platform_file, *platform.generated_xml);

@@ -13,7 +13,7 @@ SmpiTools find_smpi_tools() {
   const char* smpirun = std::getenv("RINGSIM_SMPIRUN");
   tools.smpirun = smpirun != nullptr ? smpirun : "smpirun";
   if (smpirun == nullptr && !find_on_path("smpirun"))
-    throw std::runtime_error("smpirun not found on PATH: install SimGrid (apt-get install simgrid libsimgrid-dev) "
+    throw std::runtime_error("smpirun not found on PATH: install SimGrid (apt-get install libsimgrid-dev) "
                              "or run tools/demo.sh, or set RINGSIM_SMPIRUN");
   const char* library = std::getenv("RINGSIM_RANK_LIBRARY");
   tools.rank_library = library != nullptr ? std::filesystem::path(library) : program_directory() / "ringsim-rank-smpi.so";

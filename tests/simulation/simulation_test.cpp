@@ -172,3 +172,22 @@ TEST_CASE("the same rank program built against Open MPI computes the same sums")
     CHECK(size.at("times_s")[0].get<double>() > 0);
   }
 }
+
+TEST_CASE("a shared process stack as fast as the NIC makes block 4-3-1 at least 1.8x slower and one twice as fast does not") {
+  TempDir dir;
+  const std::string scenario = RINGSIM_SOURCE_DIR "/scenarios/locality-process-stack.json";
+  auto ratio_at_64MiB = [&](const std::string& extra, const std::string& out) {
+    const auto run = run_ringsim("run " + scenario + " --quiet --json " + (dir.path() / out).string() + extra, dir.path());
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const auto results = read_json(dir.path() / out);
+    return row_of(results, "4-3-1", "block", 64u << 20).at("time_s").get<double>() /
+           row_of(results, "4-2-2", "block", 64u << 20).at("time_s").get<double>();
+  };
+  // The lone rank on node2 sends and receives across nodes through its one stack: half the rate each.
+  CHECK(ratio_at_64MiB("", "stack1.json") >= 1.8);
+  auto faster = dir.write("stack2.json", R"({"process_stack": {"nic_ratio": 2, "sharing": "shared"}})");
+  CHECK(ratio_at_64MiB(" --model " + faster.string(), "stack2.json.out") == doctest::Approx(1.0).epsilon(0.03));
+  // Split (full duplex) stacks at the NIC's rate: send and receive no longer compete.
+  auto split = dir.write("split.json", R"({"process_stack": {"nic_ratio": 1, "sharing": "split"}})");
+  CHECK(ratio_at_64MiB(" --model " + split.string(), "split.json.out") == doctest::Approx(1.0).epsilon(0.03));
+}

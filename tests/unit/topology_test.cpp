@@ -73,3 +73,17 @@ TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is 
   CHECK(platform_xml(seed).find(R"(<link id="rack0-switch" bandwidth="12500000000Bps" latency="1e-06s" sharing_policy="SHARED"/>)") !=
         std::string::npos);
 }
+
+TEST_CASE("a process stack puts one link per rank slot on the inter-node routes in both directions") {
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  const std::string shared = platform_xml(seed, ProcessStack{1, true, 0});
+  CHECK(occurrences(shared, "-stack\" bandwidth=\"1250000000Bps\" latency=\"0s\" sharing_policy=\"SHARED\"") == 12);
+  CHECK(shared.find(R"(<route src="node2-gpu0" dst="node2-router" symmetrical="NO"><link_ctn id="node2-gpu0-stack"/><link_ctn id="node2-nic" direction="UP"/></route>)") !=
+        std::string::npos);
+  CHECK(shared.find(R"(<route src="node2-router" dst="node2-gpu0" symmetrical="NO"><link_ctn id="node2-nic" direction="DOWN"/><link_ctn id="node2-gpu0-stack"/></route>)") !=
+        std::string::npos);
+  CHECK(shared.find(R"(<route src="node0-gpu0" dst="node0-gpu1"><link_ctn id="node0-intra"/></route>)") != std::string::npos);
+  const std::string split = platform_xml(seed, ProcessStack{2, false, 0});
+  CHECK(occurrences(split, "-stack\" bandwidth=\"2500000000Bps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"") == 12);
+  CHECK(split.find(R"(<link_ctn id="node1-gpu3-stack" direction="UP"/>)") != std::string::npos);
+}
