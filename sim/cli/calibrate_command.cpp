@@ -2,14 +2,13 @@
 // NIC direction to a measured trace, and write a model file that `run`/`validate --model` apply.
 // The point: calibrate on one layout of a cluster, predict another layout of the same cluster.
 #include "../../validate/calibration.h"
-#include "../../validate/measured_cases.h"
-#include "../../validate/trace_readers.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
 #include "command_line.h"
 #include "commands.h"
 #include "results_output.h"
+#include "trace_input.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -41,8 +40,6 @@ int calibrate_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim calibrate: expected exactly one SCENARIO.json");
-  const auto trace_file = args.value("--measured");
-  if (!trace_file) throw UsageError("ringsim calibrate: --measured TRACE is required");
   auto output = args.value("-o");
   if (!output) output = args.value("--output");
   if (!output) throw UsageError("ringsim calibrate: -o MODEL.json is required");
@@ -60,11 +57,10 @@ int calibrate_command(int argc, char** argv) {
     throw InputError(fmt::format("{}: the route between nodes has zero latency; give the NICs a latency (e.g. 5us) "
                                  "so that the fitted one can be expressed as a factor of it",
                                  scenario.topology.string()));
-  const MeasuredTrace trace = read_trace(*trace_file, args.value("--format"));
-  std::optional<int> ranks;
-  if (auto text = args.value("--ranks")) ranks = positive_int_option("--ranks", *text);
-  const auto select = args.value("--select") ? parse_selection("--select", *args.value("--select")) : std::vector<std::string>{};
-  const GroupedTrace grouped = group_trace(trace, scenario, *trace_file, ranks, select);
+  const TraceInput input = read_trace_input(args, scenario, "calibrate");
+  const MeasuredTrace& trace = input.trace;
+  const GroupedTrace& grouped = input.grouped;
+  const std::string& trace_file = input.file;
 
   std::vector<StepSample> samples;
   struct Row {
@@ -88,7 +84,7 @@ int calibrate_command(int argc, char** argv) {
   try {
     fit = fit_step_times(samples);
   } catch (const std::invalid_argument& e) {
-    throw InputError(fmt::format("{}: {}", *trace_file, e.what()));
+    throw InputError(fmt::format("{}: {}", trace_file, e.what()));
   }
 
   const double scale = fit.bandwidth_Bps() / node.nic.bandwidth_Bps;
@@ -113,7 +109,7 @@ int calibrate_command(int argc, char** argv) {
       {"link_bandwidth_scale", scale},
       {"simgrid", {{"smpi/lat-factor", fmt::format("0:{}", latency_factor)}}},
       {"calibration",
-       {{"trace", *trace_file}, {"format", trace.format}, {"step_latency_s", fit.latency_s},
+       {{"trace", trace_file}, {"format", trace.format}, {"step_latency_s", fit.latency_s},
         {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},
         {"median_abs_residual", fit.median_abs_residual}, {"samples", fit.samples}, {"min_bytes", min_bytes}}}};
   write_file_atomically(*output, model.dump(2) + "\n");

@@ -1,8 +1,6 @@
 // `ringsim validate`: simulate the scenario at exactly the sizes (and placements) a measured trace
 // holds, compare size by size, and judge the median |error| above --min-bytes against a tolerance.
 #include "../../validate/comparison.h"
-#include "../../validate/measured_cases.h"
-#include "../../validate/trace_readers.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
@@ -10,6 +8,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "results_output.h"
+#include "trace_input.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -62,8 +61,6 @@ int validate_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim validate: expected exactly one SCENARIO.json");
-  const auto trace_file = args.value("--measured");
-  if (!trace_file) throw UsageError("ringsim validate: --measured TRACE is required");
   const double tolerance =
       args.value("--tolerance") ? number_option("--tolerance", *args.value("--tolerance"), 0, 100, "0.10") : 0.10;
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
@@ -74,12 +71,10 @@ int validate_command(int argc, char** argv) {
   Scenario scenario = load_scenario(args.positional[0]);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   const Platform platform = load_platform(scenario.topology);
-  const MeasuredTrace trace = read_trace(*trace_file, args.value("--format"));
-  std::optional<int> ranks;
-  if (auto text = args.value("--ranks")) ranks = positive_int_option("--ranks", *text);
-  else if (!trace.ranks && trace.format == "imb" && scenario.placements.size() == 1) ranks = scenario.placements[0].total_ranks();
-  const auto select = args.value("--select") ? parse_selection("--select", *args.value("--select")) : std::vector<std::string>{};
-  const GroupedTrace grouped = group_trace(trace, scenario, *trace_file, ranks, select);
+  const TraceInput input = read_trace_input(args, scenario, "validate");
+  const MeasuredTrace& trace = input.trace;
+  const GroupedTrace& grouped = input.grouped;
+  const std::string& trace_file = input.file;
   if (!args.has("--quiet")) {
     fmt::print(stderr, "ringsim: read {}\n", trace.summary());
     for (auto bytes : grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);
@@ -122,7 +117,7 @@ int validate_command(int argc, char** argv) {
   const ErrorSummary all = summarize(compared, 0), judged = summarize(compared, min_bytes);
   print_summary("all sizes", all);
   print_summary(fmt::format("sizes >= {}", format_bytes(min_bytes)).c_str(), judged);
-  if (judged.count == 0) throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", *trace_file, min_bytes));
+  if (judged.count == 0) throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", trace_file, min_bytes));
   const bool pass = judged.median_abs_error <= tolerance;
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", pass ? "PASS" : "FAIL",
              judged.median_abs_error * 100, pass ? "within" : "exceeds", tolerance * 100);
@@ -130,7 +125,7 @@ int validate_command(int argc, char** argv) {
   if (auto json = args.value("--json")) {
     nlohmann::json document = {{"kind", "validation"},
                                {"scenario", scenario.name},
-                               {"trace", {{"file", *trace_file}, {"format", trace.format}, {"summary", trace.summary()}}},
+                               {"trace", {{"file", trace_file}, {"format", trace.format}, {"summary", trace.summary()}}},
                                {"model", scenario.model.to_json()},
                                {"tolerance", tolerance},
                                {"min_bytes", min_bytes},

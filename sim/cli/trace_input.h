@@ -1,0 +1,21 @@
+// The measured trace of `validate` and `calibrate`: --measured, --format, --ranks and --select,
+// read and grouped into cases the same way for both.
+#pragma once
+
+#include "../../validate/measured_cases.h"
+#include "../../validate/trace_readers.h"
+#include "command_line.h"
+
+namespace ringsim {
+
+struct TraceInput {
+  std::string file;
+  MeasuredTrace trace;
+  GroupedTrace grouped;
+};
+
+// Throws UsageError when --measured is missing, InputError for unreadable or mismatched traces.
+// IMB traces hold several process counts: without --ranks, the scenario placement's count is used.
+TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command);
+
+}  // namespace ringsim
