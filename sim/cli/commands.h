@@ -9,5 +9,6 @@ int platform_command(int argc, char** argv);  // argv[0] is "platform"
 int measure_command(int argc, char** argv);   // argv[0] is "measure"
 int validate_command(int argc, char** argv);  // argv[0] is "validate"
 int calibrate_command(int argc, char** argv); // argv[0] is "calibrate"
+int analyze_command(int argc, char** argv);   // argv[0] is "analyze"
 
 }  // namespace ringsim

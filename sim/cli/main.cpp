@@ -17,6 +17,7 @@ commands:
   measure SCENARIO.json    run the same cases with Open MPI on an emulated cluster (--emulated) or your hosts
   validate SCENARIO.json   compare simulated with measured times (ringsim, nccl-tests, OSU, IMB, Horovod traces)
   calibrate SCENARIO.json  fit the model's latency and bandwidth to a measured trace; writes a model file
+  analyze TOPOLOGY.json    embed a placement's ring in the topology: load per link, bottleneck, closed-form time
   platform TOPOLOGY.json   write the SimGrid platform XML of a compact topology
 
 Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2 bad input or usage.
@@ -46,10 +47,11 @@ int main(int argc, char** argv) {
     if (command == "measure") return measure_command(argc - 1, argv + 1);
     if (command == "validate") return validate_command(argc - 1, argv + 1);
     if (command == "calibrate") return calibrate_command(argc - 1, argv + 1);
+    if (command == "analyze") return analyze_command(argc - 1, argv + 1);
     throw UsageError(fmt::format("ringsim: unknown command \"{}\"", command));
   } catch (const UsageError& e) {
     fmt::print(stderr, "{} (see ringsim {}--help)\n", e.what(),
-               command == "run" || command == "platform" || command == "measure" || command == "validate" || command == "calibrate" ? fmt::format("{} ", command) : "");
+               command == "run" || command == "platform" || command == "measure" || command == "validate" || command == "calibrate" || command == "analyze" ? fmt::format("{} ", command) : "");
     return 2;
   } catch (const InputError& e) {
     fmt::print(stderr, "ringsim: {}\n", e.what());

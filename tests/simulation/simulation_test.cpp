@@ -191,3 +191,46 @@ TEST_CASE("a shared process stack as fast as the NIC makes block 4-3-1 at least 
   auto split = dir.write("split.json", R"({"process_stack": {"nic_ratio": 1, "sharing": "split"}})");
   CHECK(ratio_at_64MiB(" --model " + split.string(), "split.json.out") == doctest::Approx(1.0).epsilon(0.03));
 }
+
+TEST_CASE("analyze's closed form agrees with the ideal-model simulation within 2 percent at 64 MiB") {
+  TempDir dir;
+  struct Check {
+    std::string topology, placement, order, model_extra, bottleneck;
+  };
+  const std::vector<Check> checks{
+      {"seed-rack", "4-2-2", "block", "", ""},
+      {"seed-rack", "4-3-1", "block", "", ""},
+      {"seed-rack", "4-2-2", "cyclic", "", "node0-nic"},
+      {"seed-rack", "4-3-1", "cyclic", "", "node0-nic"},
+      {"seed-rack", "4-3-1", "block", R"(, "process_stack": {"nic_ratio": 1, "sharing": "shared"})", "node2-gpu0-stack"},
+      {"cluster-8x4-10GbE", "4-4-4-4-4-4-4-4", "cyclic", "", ""},
+      {"cluster-8x4-10GbE", "4-4-4-4-4-4-4-4", "block", "", ""},
+      {"cloud-vm-pair", "2-1", "block", "", ""},
+  };
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Check& c = checks[i];
+    CAPTURE(c.topology);
+    CAPTURE(c.placement);
+    CAPTURE(c.order);
+    CAPTURE(c.model_extra);
+    const std::string topology = std::string(RINGSIM_SOURCE_DIR "/topologies/") + c.topology + ".json";
+    const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none")" + c.model_extra + "}";
+    const std::string tag = std::to_string(i);
+    auto scenario = dir.write("s" + tag + ".json", R"({"topology": ")" + topology + R"(", "placements": [{"ranks": ")" +
+                                                       c.placement + R"(", "order": ")" + c.order +
+                                                       R"("}], "sizes": ["64MiB"], "iterations": 1, "warmup": 0, "model": )" +
+                                                       model + "}");
+    auto model_file = dir.write("m" + tag + ".json", model);
+    const auto simulated = run_ringsim("run " + scenario.string() + " --quiet --json " + (dir.path() / ("r" + tag)).string(), dir.path());
+    REQUIRE_MESSAGE(simulated.exit_code == 0, simulated.err);
+    const auto analyzed = run_ringsim("analyze " + topology + " --placement " + c.placement + " --order " + c.order +
+                                          " --model " + model_file.string() + " --json " + (dir.path() / ("a" + tag)).string(),
+                                      dir.path());
+    REQUIRE_MESSAGE(analyzed.exit_code == 0, analyzed.err);
+    const auto analysis = read_json(dir.path() / ("a" + tag));
+    const double predicted = analysis.at("predicted")[0].at("time_s").get<double>();
+    const double time = row_of(read_json(dir.path() / ("r" + tag)), c.placement, c.order, 64u << 20).at("time_s").get<double>();
+    CHECK(time == doctest::Approx(predicted).epsilon(0.02));
+    if (!c.bottleneck.empty()) CHECK(analysis.at("bottleneck").at("link") == c.bottleneck);
+  }
+}
