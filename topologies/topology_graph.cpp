@@ -2,9 +2,14 @@
 
 #include "../sim/common/input_error.h"
 
+// Under -fsanitize, GCC 12 reports a false -Wmaybe-uninitialized in Boost.Graph's named_graph.hpp
+// (a boost::optional); the suppression covers Boost's own lines only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#pragma GCC diagnostic pop
 #include <fmt/format.h>
 #include <iterator>
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <string_view>
+#include <utility>
 
 namespace {
 
@@ -24,6 +25,21 @@ Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2
 See README.md for the scenario, topology and results formats.
 )";
 
+using CommandFn = int (*)(int, char**);
+
+// The subcommands, each given its own argv (argv[0] = its name).
+constexpr std::pair<std::string_view, CommandFn> kCommands[] = {
+    {"run", ringsim::run_command},           {"measure", ringsim::measure_command},
+    {"validate", ringsim::validate_command}, {"calibrate", ringsim::calibrate_command},
+    {"analyze", ringsim::analyze_command},   {"platform", ringsim::platform_command},
+};
+
+CommandFn find_command(std::string_view name) {
+  for (const auto& [known, fn] : kCommands)
+    if (known == name) return fn;
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,16 +58,10 @@ int main(int argc, char** argv) {
       std::puts("ringsim 0.1.0");
       return 0;
     }
-    if (command == "run") return run_command(argc - 1, argv + 1);
-    if (command == "platform") return platform_command(argc - 1, argv + 1);
-    if (command == "measure") return measure_command(argc - 1, argv + 1);
-    if (command == "validate") return validate_command(argc - 1, argv + 1);
-    if (command == "calibrate") return calibrate_command(argc - 1, argv + 1);
-    if (command == "analyze") return analyze_command(argc - 1, argv + 1);
+    if (CommandFn fn = find_command(command)) return fn(argc - 1, argv + 1);
     throw UsageError(fmt::format("ringsim: unknown command \"{}\"", command));
   } catch (const UsageError& e) {
-    fmt::print(stderr, "{} (see ringsim {}--help)\n", e.what(),
-               command == "run" || command == "platform" || command == "measure" || command == "validate" || command == "calibrate" || command == "analyze" ? fmt::format("{} ", command) : "");
+    fmt::print(stderr, "{} (see ringsim {}--help)\n", e.what(), find_command(command) ? fmt::format("{} ", command) : "");
     return 2;
   } catch (const InputError& e) {
     fmt::print(stderr, "ringsim: {}\n", e.what());

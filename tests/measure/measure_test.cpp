@@ -32,6 +32,9 @@ void require_emulation() {
 
 std::string namespaces() { return run_shell("ip netns list", std::filesystem::temp_directory_path()).out; }
 
+// veth interfaces in the host's namespace (the emulated cluster must never create any there).
+std::string host_veths() { return run_shell("ip -o link show type veth", std::filesystem::temp_directory_path()).out; }
+
 // Live (non-zombie) processes of the measurement; zombies wait for init to reap them.
 std::string leftover_processes(const std::filesystem::path& scratch) {
   return run_shell("ps -eo stat=,comm= | awk '$1 !~ /^Z/ && ($2 == \"orted\" || $2 == \"mpirun\" || $2 == \"ringsim-rank-mp\")'",
@@ -53,7 +56,7 @@ std::filesystem::path emulated_scenario(const TempDir& dir, const std::string& p
 TEST_CASE("emulated 4-2-2 at 16 MiB over 200 Mbit/s is never faster than the shaped links allow") {
   require_emulation();
   TempDir dir;
-  const std::string before = namespaces();
+  const std::string before = namespaces(), veths_before = host_veths();
   const auto scenario = emulated_scenario(dir, R"(["4-2-2"])", R"(["16MiB"])");
   const auto run = run_ringsim("measure " + scenario.string() + " --emulated --quiet --json " +
                                    (dir.path() / "measured.json").string(),
@@ -70,13 +73,14 @@ TEST_CASE("emulated 4-2-2 at 16 MiB over 200 Mbit/s is never faster than the sha
   CHECK(row.at("time_stats").at("min").get<double>() >= bound);
   CHECK(row.at("time_s").get<double>() < 3 * bound);  // and the shaping, not something broken, sets the pace
   CHECK(namespaces() == before);
+  CHECK(host_veths() == veths_before);
   CHECK(leftover_processes(dir.path()).empty());
 }
 
 TEST_CASE("an emulated measurement interrupted midway leaves no namespace and no process") {
   require_emulation();
   TempDir dir;
-  const std::string before = namespaces();
+  const std::string before = namespaces(), veths_before = host_veths();
   const auto scenario = emulated_scenario(dir, R"(["4-2-2", "4-3-1"])", R"(["64MiB"])", "100Mbps");
   const auto json = dir.path() / "never.json";
   const std::string command = std::string(RINGSIM_BINARY) + " measure " + scenario.string() +
@@ -94,6 +98,7 @@ TEST_CASE("an emulated measurement interrupted midway leaves no namespace and no
   for (int i = 0; i < 100 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(::kill(pid, 0) != 0);
   CHECK(namespaces() == before);
+  CHECK(host_veths() == veths_before);
   CHECK(leftover_processes(dir.path()).empty());
   CHECK_FALSE(std::filesystem::exists(json));
 }
