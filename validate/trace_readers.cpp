@@ -2,13 +2,12 @@
 #include "trace_readers.h"
 
 #include "../sim/common/input_error.h"
+#include "../sim/common/json_input.h"
 #include "../sim/common/units.h"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ringsim {
 
@@ -25,11 +24,7 @@ const std::vector<TraceReader>& trace_readers() {
 }
 
 MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_input_file(file);
   std::vector<std::string_view> names;
   for (const auto& reader : trace_readers()) names.push_back(reader.name);
   for (const auto& reader : trace_readers()) {

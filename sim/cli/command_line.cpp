@@ -3,7 +3,9 @@
 #include "../common/units.h"
 
 #include <charconv>
+#include <algorithm>
 #include <cstdlib>
+#include <thread>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -53,6 +55,11 @@ int positive_int_option(const std::string& option, const std::string& text) {
 }  // namespace ringsim
 
 namespace ringsim {
+
+int jobs_option(const ParsedArguments& args) {
+  if (auto jobs = args.value("--jobs")) return positive_int_option("--jobs", *jobs);
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 std::uint64_t bytes_option(const std::string& option, const std::string& text) {
   auto bytes = parse_bytes(text);

@@ -30,6 +30,9 @@ struct ParsedArguments {
 ParsedArguments parse_arguments(int argc, char** argv, int first, const std::string& command,
                                 const std::set<std::string>& value_options, const std::set<std::string>& flag_options);
 
+// --jobs N, or the number of cores when absent.
+int jobs_option(const ParsedArguments& args);
+
 // Typed option values; each throws UsageError naming the option and what it takes.
 int positive_int_option(const std::string& option, const std::string& text);
 std::uint64_t bytes_option(const std::string& option, const std::string& text);  // "4MiB", "1048576"

@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <fmt/format.h>
-#include <thread>
 
 namespace ringsim {
 namespace {
@@ -43,8 +42,7 @@ int run_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim run: expected exactly one SCENARIO.json");
-  const int jobs = args.value("--jobs") ? positive_int_option("--jobs", *args.value("--jobs"))
-                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = jobs_option(args);
   const bool quiet = args.has("--quiet");
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 

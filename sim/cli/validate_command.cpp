@@ -12,7 +12,6 @@
 
 #include <cstdio>
 #include <fmt/format.h>
-#include <thread>
 
 namespace ringsim {
 namespace {
@@ -64,8 +63,7 @@ int validate_command(int argc, char** argv) {
   const double tolerance =
       args.value("--tolerance") ? number_option("--tolerance", *args.value("--tolerance"), 0, 100, "0.10") : 0.10;
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
-  const int jobs = args.value("--jobs") ? positive_int_option("--jobs", *args.value("--jobs"))
-                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = jobs_option(args);
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 
   Scenario scenario = load_scenario(args.positional[0]);

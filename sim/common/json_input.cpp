@@ -56,12 +56,16 @@ std::string describe_json(const nlohmann::json& value) {
   return text.size() > 40 ? text.substr(0, 37) + "..." : text;
 }
 
-nlohmann::json load_json_file(const std::filesystem::path& file) {
+std::string read_input_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  return buffer.str();
+}
+
+nlohmann::json load_json_file(const std::filesystem::path& file) {
+  const std::string text = read_input_file(file);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

@@ -12,6 +12,9 @@
 
 namespace ringsim {
 
+// The whole of a user's input file; throws InputError "FILE: cannot read file (does it exist?)".
+std::string read_input_file(const std::filesystem::path& file);
+
 // Parses FILE; throws InputError "FILE:LINE:COL: malformed JSON: ..." or "FILE: cannot read ...".
 nlohmann::json load_json_file(const std::filesystem::path& file);
 

@@ -1,5 +1,7 @@
 #include "case_report.h"
 
+#include "../common/atomic_file.h"
+
 #include <deque>
 #include <fmt/format.h>
 #include <fstream>
@@ -18,6 +20,13 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--out",       report.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
   return args;
+}
+
+std::filesystem::path write_hostfile(const std::filesystem::path& dir, const std::vector<std::string>& hosts) {
+  std::string text;
+  for (const auto& host : hosts) text += host + "\n";
+  write_file_atomically(dir / "hostfile", text);
+  return dir / "hostfile";
 }
 
 CaseResult read_case_report(const std::filesystem::path& report_file, const SimulationCase& spec,

@@ -16,6 +16,9 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                                 const std::filesystem::path& report,
                                                 const std::filesystem::path& events);
 
+// Writes DIR/hostfile, one host per rank in rank order, and returns its path.
+std::filesystem::path write_hostfile(const std::filesystem::path& dir, const std::vector<std::string>& hosts);
+
 // Reads rank 0's report; throws std::runtime_error when it is missing or does not match the request.
 CaseResult read_case_report(const std::filesystem::path& report_file, const SimulationCase& spec,
                             const std::vector<std::uint64_t>& sizes);

@@ -1,7 +1,5 @@
 #include "mpi_case.h"
 
-#include "../common/atomic_file.h"
-
 #include <unistd.h>
 
 namespace ringsim {
@@ -9,9 +7,9 @@ namespace ringsim {
 PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& launch, const SimulationCase& spec,
                                  const std::filesystem::path& case_dir) {
   std::filesystem::create_directories(case_dir);
-  std::string hostfile;
-  for (int node : node_of_ranks(spec.placement)) hostfile += launch.node_hosts.at(node) + "\n";
-  write_file_atomically(case_dir / "hostfile", hostfile);
+  std::vector<std::string> hosts;
+  for (int node : node_of_ranks(spec.placement)) hosts.push_back(launch.node_hosts.at(node));
+  const auto hostfile = write_hostfile(case_dir, hosts);
 
   PreparedMpiCase prepared;
   prepared.report = case_dir / "report.json";
@@ -31,7 +29,7 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
                              "--mca", "mpi_yield_when_idle", "1"});
   }
   // seq mapping: line r of the hostfile is rank r's host, which gives block and cyclic orders exactly.
-  argv.insert(argv.end(), {"--mca", "rmaps", "seq", "--hostfile", (case_dir / "hostfile").string(), "-np",
+  argv.insert(argv.end(), {"--mca", "rmaps", "seq", "--hostfile", hostfile.string(), "-np",
                            std::to_string(spec.placement.total_ranks())});
   argv.insert(argv.end(), launch.extra_mpirun_args.begin(), launch.extra_mpirun_args.end());
   if (launch.cluster != nullptr && launch.rank_cpu > 0)

@@ -1,6 +1,5 @@
 #include "smpi_case.h"
 
-#include "../common/atomic_file.h"
 #include "program_paths.h"
 
 #include <cstdlib>
@@ -29,9 +28,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events) {
   std::filesystem::create_directories(case_dir);
   const auto hosts = hosts_of_ranks(spec.placement, layout);
-  std::string hostfile;
-  for (const auto& host : hosts) hostfile += host + "\n";
-  write_file_atomically(case_dir / "hostfile", hostfile);
+  const auto hostfile = write_hostfile(case_dir, hosts);
 
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
@@ -43,7 +40,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
           "-platform",
           std::filesystem::absolute(platform_xml).string(),
           "-hostfile",
-          (case_dir / "hostfile").string(),
+          hostfile.string(),
           // The rank code keeps no mutable globals, so one copy of the library serves every rank.
           "-no-privatize",
           // Simulated time comes from the platform only: communication, plus smpi_execute_flops()
