@@ -1,5 +1,4 @@
 #include "cluster_layout.h"
-#include "platform_xml.h"
 
 #include "../sim/common/input_error.h"
 
@@ -97,7 +96,6 @@ Platform load_platform(const std::filesystem::path& file) {
     platform.layout = layout_of_simgrid_xml(file);
   } else {
     platform.topology = load_topology(file);
-    platform.generated_xml = platform_xml(*platform.topology);
     platform.layout = layout_of(*platform.topology);
   }
   return platform;

@@ -24,8 +24,7 @@ ClusterLayout layout_of(const Topology& topology);
 // A scenario's platform: a compact topology (XML generated from it) or a hand-written SimGrid XML.
 struct Platform {
   std::filesystem::path source;
-  std::optional<Topology> topology;          // set for compact topologies
-  std::optional<std::string> generated_xml;  // set for compact topologies
+  std::optional<Topology> topology;  // set for compact topologies (their XML is generated per model)
   ClusterLayout layout;
 };
 

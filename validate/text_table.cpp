@@ -46,11 +46,6 @@ std::optional<std::uint64_t> parse_count(std::string_view word) {
   return value;
 }
 
-bool starts_with_word(std::string_view line, std::string_view word) {
-  const auto words = split_words(line);
-  return !words.empty() && words.front() == word;
-}
-
 void throw_trace_error(const std::string& file, int line, std::string_view message) {
   throw InputError(fmt::format("{}:{}: {}", file, line, message));
 }

@@ -17,7 +17,6 @@ std::vector<TextLine> split_lines(std::string_view text);
 std::vector<std::string_view> split_words(std::string_view line);
 std::optional<double> parse_number(std::string_view word);           // finite decimal or exponent form
 std::optional<std::uint64_t> parse_count(std::string_view word);     // non-negative integer
-bool starts_with_word(std::string_view line, std::string_view word);  // after leading spaces
 
 // "FILE:LINE: MESSAGE" as an InputError.
 [[noreturn]] void throw_trace_error(const std::string& file, int line, std::string_view message);

@@ -4,6 +4,7 @@
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
+#include "../launcher/case_results.h"
 #include "../launcher/model_settings.h"
 #include "../launcher/placement.h"
 #include "command_line.h"
@@ -101,9 +102,7 @@ int analyze_command(int argc, char** argv) {
   nlohmann::json predicted = nlohmann::json::array();
   for (auto bytes : sizes) {
     const double time = predicted_ring_time(ring, bytes, gpu_speed);
-    const int n = static_cast<int>(hosts.size());
-    fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", bytes, time * 1e6,
-               n > 1 && time > 0 ? static_cast<double>(bytes) / time / 1e9 * 2.0 * (n - 1) / n : 0.0);
+    fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", bytes, time * 1e6, busbw_GBps(bytes, time, static_cast<int>(hosts.size())));
     predicted.push_back({{"bytes", bytes}, {"time_s", time}});
   }
   if (auto json = args.value("--json")) {

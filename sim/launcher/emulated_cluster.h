@@ -24,7 +24,6 @@ class EmulatedCluster {
   EmulatedCluster(const EmulatedCluster&) = delete;
   EmulatedCluster& operator=(const EmulatedCluster&) = delete;
 
-  const std::string& id() const { return id_; }
   // How link latency is emulated: "shaped with netem", "none requested (native veth latency)" or
   // "native veth latency (this kernel has no netem)".
   const std::string& latency() const { return latency_; }

@@ -13,20 +13,19 @@ namespace ringsim {
 
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
                                                          const SimulationOptions& options) {
+  if (!platform.topology && scenario.model.reshapes_platform())
+    throw InputError(fmt::format("{}: the model's link_bandwidth_scale and process_stack need a compact topology, "
+                                 "not SimGrid XML",
+                                 scenario.topology.string()));
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
+  // A compact topology's platform is generated here, under the scenario's model (which may scale its
+  // links or add process stacks); SimGrid XML is used as written.
   std::filesystem::path platform_file = platform.source;
-  if (scenario.model.reshapes_platform()) {
-    if (!platform.topology)
-      throw InputError(fmt::format("{}: the model's link_bandwidth_scale and process_stack need a compact topology, "
-                                   "not SimGrid XML",
-                                   scenario.topology.string()));
+  if (platform.topology) {
     platform_file = work.path() / "platform.xml";
     write_file_atomically(platform_file, platform_xml(scaled_bandwidths(*platform.topology, scenario.model.link_bandwidth_scale),
                                                       scenario.model.process_stack));
-  } else if (platform.generated_xml) {
-    platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, *platform.generated_xml);
   }
 
   std::vector<CaseJob> jobs;
