@@ -1,16 +1,20 @@
 // Compact topology -> SimGrid platform XML (v4.1).
 //
-// Shape: one Full-routed zone per rack holding one Full-routed zone per node. Inside a node every GPU is
-// a host; GPU<->GPU routes cross the node's intra link, GPU->router routes cross the NIC upward and
-// router->GPU routes cross it downward (SPLITDUPLEX, so each direction has full bandwidth). Node
-// routers are joined through the rack's switch link. A transfer between nodes A and B therefore
-// crosses A-nic(UP), rack-switch, B-nic(DOWN): its latency is the sum of those three.
+// Shape: one Full-routed zone per rack holding one Full-routed zone per node (and, with several racks,
+// a top zone joining the racks through their uplinks and the spine). Inside a node every GPU is a host;
+// GPU<->GPU routes cross the node's bus (pcie, shm: one SHARED link) or the two GPUs' NVLink ports
+// (nvlink: one split-duplex port per GPU into a non-blocking NVSwitch). GPU->router routes cross the
+// GPU's NIC upward and router->GPU routes cross it downward (SPLITDUPLEX: each direction has the full
+// bandwidth). Node routers are joined through the rack's switch link. A transfer between nodes A and B
+// of one rack crosses A-nic(UP), rack-switch, B-nic(DOWN); between racks it also crosses
+// rackA-uplink(UP), spine, rackB-uplink(DOWN) and the second rack's switch.
 #pragma once
 
 #include "topology.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ringsim {
 
@@ -24,6 +28,22 @@ struct ProcessStack {
   double latency_s = 0;
 };
 
-std::string platform_xml(const Topology& topology, const std::optional<ProcessStack>& stack = std::nullopt);
+// Steady cross traffic (model key "background"): a stream that takes FRACTION of a link's bandwidth
+// in one direction ("up", "down") or both ("both"; the only choice on links that are not split
+// duplex), leaving the rest to the ring's flows.
+struct BackgroundLoad {
+  std::string link;
+  std::string direction = "both";
+  double fraction = 0;
+};
+
+// What the simulation model changes in a compact topology's platform.
+struct PlatformModel {
+  std::optional<ProcessStack> process_stack;
+  bool nic_half_duplex = false;  // model key "nic_sharing": "half-duplex" (send and receive share a NIC)
+  std::vector<BackgroundLoad> background;
+};
+
+std::string platform_xml(const Topology& topology, const PlatformModel& model = {});
 
 }  // namespace ringsim

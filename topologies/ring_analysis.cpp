@@ -10,8 +10,9 @@ Bottleneck find_bottleneck(const RingEmbedding& ring) {
   for (const auto& [use, edges] : ring.ring_edges) {
     const LinkProperties& link = ring.links.at(use.link);
     if (!link.contended) continue;
-    const double load = edges / link.bandwidth_Bps;
-    if (load > worst_load) worst_load = load, worst = {use, edges, link.bandwidth_Bps};
+    const double bandwidth = ring.bandwidth.at(use);
+    const double load = edges / bandwidth;
+    if (load > worst_load) worst_load = load, worst = {use, edges, bandwidth};
   }
   return worst;
 }
@@ -26,7 +27,7 @@ double predicted_ring_time(const RingEmbedding& ring, std::uint64_t bytes, doubl
     for (const LinkUse& use : ring.routes[e]) {
       const LinkProperties& link = ring.links.at(use.link);
       const int sharing = link.contended ? ring.ring_edges.at(use) : 1;
-      seconds_per_byte = std::max(seconds_per_byte, sharing / link.bandwidth_Bps);
+      seconds_per_byte = std::max(seconds_per_byte, sharing / ring.bandwidth.at(use));
     }
     step = std::max(step, ring.route_latency_s[e] + chunk * seconds_per_byte);
   }

@@ -1,8 +1,10 @@
-// The compact topology model (README "Topology format"): racks of nodes, each node with GPUs (one
-// rank slot each), one NIC into the rack switch, and one intra-node link shared by its GPUs.
+// The compact topology model (README "Topology format"): racks of nodes under an optional spine; each
+// node with GPUs (one rank slot each), one or more NICs into the rack switch (GPU g uses NIC
+// g * nics / gpus, as GPUs sit beside "their" NIC on DGX-class nodes), and an intra-node fabric.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,20 +15,28 @@ struct LinkSpec {
   double latency_s = 0;
 };
 
+// How GPUs of one node reach each other. pcie and shm: one bus shared by every transfer in the node;
+// nvlink: every GPU has its own full-duplex port into a non-blocking NVSwitch fabric.
+enum class IntraKind { pcie, shm, nvlink };
+
 struct NodeSpec {
   std::string name;  // "node0"; hosts are "<name>-gpu<i>"
   int gpus = 1;
-  LinkSpec nic;    // split duplex: each direction has the full bandwidth
-  LinkSpec intra;  // shared by every GPU-to-GPU transfer inside the node
+  LinkSpec nic;      // each NIC; split duplex: each direction has the full bandwidth
+  int nics = 1;
+  IntraKind intra_kind = IntraKind::pcie;
+  LinkSpec intra;
   double gpu_speed_flops = 0;
 };
 
 struct RackSpec {
   std::string name;
   // With a bandwidth given, the switch is a backplane of that capacity shared by all traffic
-  // between the rack's nodes. Without, it is non-blocking: a FATPIPE at the fastest NIC's rate.
+  // between the rack's nodes. Without, it is non-blocking: a backplane with room for every port.
   LinkSpec switch_link;
   bool switch_nonblocking = false;
+  // The rack switch's split-duplex link to the spine (multi-rack topologies only).
+  LinkSpec uplink;
   std::vector<NodeSpec> nodes;
 };
 
@@ -34,6 +44,10 @@ struct Topology {
   std::string name;
   std::string description;
   std::vector<RackSpec> racks;
+  // Set when there are several racks: the spine switch joining their uplinks (a shared backplane of
+  // the given bandwidth, or with room for every uplink when non-blocking).
+  std::optional<LinkSpec> spine;
+  bool spine_nonblocking = true;
 };
 
 // Reads and validates a compact topology file; throws InputError naming the file and JSON path.
@@ -42,9 +56,15 @@ Topology load_topology(const std::filesystem::path& file);
 // The same topology with every link's bandwidth multiplied by FACTOR (model key link_bandwidth_scale).
 Topology scaled_bandwidths(Topology topology, double factor);
 
+int nic_of_gpu(const NodeSpec& node, int gpu);
+std::string_view intra_kind_name(IntraKind kind);
+
 std::string host_name(const NodeSpec& node, int gpu);
-std::string nic_link_name(const NodeSpec& node);
-std::string intra_link_name(const NodeSpec& node);
+std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic", or "node0-nic3" with several
+std::string intra_link_name(const NodeSpec& node);                 // the bus of pcie/shm nodes
+std::string nvlink_port_name(const NodeSpec& node, int gpu);       // "node0-gpu3-nvlink"
 std::string switch_link_name(const RackSpec& rack);
+std::string uplink_name(const RackSpec& rack);                     // "rack0-uplink"
+inline constexpr const char* kSpineLinkName = "spine";
 
 }  // namespace ringsim

@@ -22,7 +22,6 @@ struct Vertex {
 
 struct Edge {
   std::string link;       // empty: a hop that crosses no SimGrid link
-  bool split = false;     // split duplex: direction matters
   std::string up_end;     // on split links, the vertex whose traffic away from it is "up"
   double weight = 1;
 };
@@ -30,114 +29,199 @@ struct Edge {
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, Vertex, Edge>;
 using VertexId = Graph::vertex_descriptor;
 
-// Routing policy as weights: intra-node traffic takes the bus (2 hops of weight 1) rather than
-// leaving through the port (2 hops of weight 2); everything between nodes crosses the switch.
-constexpr double kBusWeight = 1, kPortWeight = 2, kNicWeight = 10;
-
-struct BuiltGraph {
-  Graph graph;
-  std::map<std::string, VertexId> vertex;
-  std::map<std::string, LinkProperties> links;
-};
-
-BuiltGraph build(const Topology& topology, const std::optional<ProcessStack>& stack) {
-  BuiltGraph built;
-  auto vertex = [&](const std::string& name) {
-    auto [it, added] = built.vertex.try_emplace(name, 0);
-    if (added) it->second = boost::add_vertex(Vertex{name}, built.graph);
-    return it->second;
-  };
-  auto link = [&](const std::string& id, const LinkSpec& spec, bool contended) {
-    if (!(spec.bandwidth_Bps > 0)) throw InputError(fmt::format("topology {}: link {} has no bandwidth", topology.name, id));
-    built.links[id] = {spec.bandwidth_Bps, spec.latency_s, contended};
-  };
-  for (const RackSpec& rack : topology.racks) {
-    const std::string switch_name = rack.name + "-switch";
-    link(switch_link_name(rack), rack.switch_link, !rack.switch_nonblocking);
-    for (const NodeSpec& node : rack.nodes) {
-      const std::string bus = node.name + "-bus", port = node.name + "-port";
-      link(intra_link_name(node), node.intra, true);
-      link(nic_link_name(node), node.nic, true);
-      // port -(NIC)- uplink -(switch link)- switch: a route between nodes crosses the switch link twice
-      // in the graph, once in the platform (embed_ring counts a link once per route).
-      const std::string uplink = node.name + "-uplink";
-      boost::add_edge(vertex(port), vertex(uplink), Edge{nic_link_name(node), true, port, kNicWeight}, built.graph);
-      boost::add_edge(vertex(uplink), vertex(switch_name), Edge{switch_link_name(rack), false, "", kNicWeight}, built.graph);
-      for (int g = 0; g < node.gpus; ++g) {
-        const std::string host = host_name(node, g);
-        boost::add_edge(vertex(host), vertex(bus), Edge{intra_link_name(node), false, "", kBusWeight}, built.graph);
-        std::string stack_link;
-        if (stack) {
-          stack_link = host + "-stack";
-          link(stack_link, {node.nic.bandwidth_Bps * stack->nic_ratio, stack->latency_s}, true);
-        }
-        boost::add_edge(vertex(host), vertex(port), Edge{stack_link, stack && !stack->shared, host, kPortWeight}, built.graph);
-      }
-    }
-  }
-  return built;
-}
+// Routing policy as weights: traffic inside a node takes the node's fabric (2 hops of weight 1)
+// rather than leaving through a NIC port (2 hops of weight 2); everything else is a tree.
+constexpr double kFabricWeight = 1, kPortWeight = 2, kNetworkWeight = 10;
 
 }  // namespace
 
-RingEmbedding embed_ring(const Topology& topology, const std::optional<ProcessStack>& stack,
-                         const std::vector<std::string>& hosts) {
-  BuiltGraph built = build(topology, stack);
-  Graph& graph = built.graph;
-  std::vector<int> component(boost::num_vertices(graph));
-  if (boost::connected_components(graph, component.data()) > 1)
-    throw InputError(fmt::format("topology {}: not every GPU reaches every other", topology.name));
+struct TopologyRoutes::Impl {
+  std::string topology_name;
+  Graph graph;
+  std::map<std::string, VertexId> vertex;
+  std::map<std::string, LinkProperties> links;
+  std::map<LinkUse, double> background_fraction;
+  std::map<std::string, std::vector<VertexId>> trees;  // shortest-path predecessors per source host
+  std::map<std::pair<std::string, std::string>, Route> routes;
 
-  RingEmbedding ring;
-  ring.links = built.links;
-  const std::size_t n = hosts.size();
-  std::map<std::string, std::vector<VertexId>> predecessors;  // shortest-path tree per source host
-  for (std::size_t r = 0; r < n; ++r) {
-    const VertexId from = built.vertex.at(hosts[r]), to = built.vertex.at(hosts[(r + 1) % n]);
-    auto& tree = predecessors[hosts[r]];
+  VertexId add_vertex(const std::string& name) {
+    auto [it, added] = vertex.try_emplace(name, 0);
+    if (added) it->second = boost::add_vertex(Vertex{name}, graph);
+    return it->second;
+  }
+  void add_link(const std::string& id, const LinkSpec& spec, bool contended, bool split) {
+    if (!(spec.bandwidth_Bps > 0)) throw InputError(fmt::format("topology {}: link {} has no bandwidth", topology_name, id));
+    links[id] = {spec.bandwidth_Bps, spec.latency_s, contended, split};
+  }
+  void connect(const std::string& a, const std::string& b, const std::string& link, double weight) {
+    const bool split = !link.empty() && links.at(link).split;
+    boost::add_edge(add_vertex(a), add_vertex(b), Edge{link, split ? a : "", weight}, graph);
+  }
+
+  void build(const Topology& topology, const PlatformModel& model) {
+    topology_name = topology.name;
+    const auto& stack = model.process_stack;
+    if (topology.spine) add_link(kSpineLinkName, *topology.spine, !topology.spine_nonblocking, false);
+    for (const RackSpec& rack : topology.racks) {
+      const std::string switch_vertex = rack.name + "-switch";
+      add_link(switch_link_name(rack), rack.switch_link, !rack.switch_nonblocking, false);
+      for (const NodeSpec& node : rack.nodes) {
+        const bool nvlink = node.intra_kind == IntraKind::nvlink;
+        const std::string fabric = node.name + (nvlink ? "-nvswitch" : "-bus");
+        if (!nvlink) add_link(intra_link_name(node), node.intra, true, false);
+        for (int k = 0; k < node.nics; ++k) {
+          // port -(NIC)- uplink end -(switch link)- switch: a route between nodes crosses the switch link
+          // twice in the graph, once in the platform (a route counts a link once).
+          const std::string nic = nic_link_name(node, k), port = nic + "-port", end = nic + "-end";
+          add_link(nic, node.nic, true, !model.nic_half_duplex);
+          connect(port, end, nic, kNetworkWeight);
+          connect(end, switch_vertex, switch_link_name(rack), kNetworkWeight);
+        }
+        for (int g = 0; g < node.gpus; ++g) {
+          const std::string host = host_name(node, g);
+          if (nvlink) add_link(nvlink_port_name(node, g), node.intra, true, true);
+          connect(host, fabric, nvlink ? nvlink_port_name(node, g) : intra_link_name(node), kFabricWeight);
+          std::string stack_link;
+          if (stack) {
+            stack_link = host + "-stack";
+            add_link(stack_link, {node.nic.bandwidth_Bps * stack->nic_ratio, stack->latency_s}, true, !stack->shared);
+          }
+          connect(host, nic_link_name(node, nic_of_gpu(node, g)) + "-port", stack_link, kPortWeight);
+        }
+      }
+      if (topology.spine) {
+        add_link(uplink_name(rack), rack.uplink, true, true);
+        connect(switch_vertex, rack.name + "-spine-port", uplink_name(rack), kNetworkWeight);
+        connect(rack.name + "-spine-port", kSpineLinkName, kSpineLinkName, kNetworkWeight);
+      }
+    }
+    std::vector<int> component(boost::num_vertices(graph));
+    if (boost::connected_components(graph, component.data()) > 1)
+      throw InputError(fmt::format("topology {}: not every GPU reaches every other", topology.name));
+
+    for (const BackgroundLoad& load : model.background) {
+      auto it = links.find(load.link);
+      if (it == links.end())
+        throw InputError(fmt::format("background load on \"{}\": topology {} has no such link (its links are named like "
+                                     "node0-nic, node0-intra, rack0-switch, rack0-uplink, spine; see ringsim platform --dot)",
+                                     load.link, topology.name));
+      if (!it->second.split && load.direction != "both")
+        throw InputError(fmt::format("background load on \"{}\": the link is not split duplex, so its direction must be \"both\"",
+                                     load.link));
+      const std::vector<std::string> directions =
+          !it->second.split ? std::vector<std::string>{"shared"}
+          : load.direction == "both" ? std::vector<std::string>{"up", "down"} : std::vector<std::string>{load.direction};
+      for (const auto& direction : directions) background_fraction[{load.link, direction}] = load.fraction;
+    }
+  }
+
+  Route find_route(const std::string& from_host, const std::string& to_host) {
+    auto host_vertex = [&](const std::string& host) {
+      auto it = vertex.find(host);
+      if (it == vertex.end()) throw InputError(fmt::format("topology {}: no host {}", topology_name, host));
+      return it->second;
+    };
+    const VertexId from = host_vertex(from_host), to = host_vertex(to_host);
+    auto& tree = trees[from_host];
     if (tree.empty()) {
       tree.resize(boost::num_vertices(graph));
-      boost::dijkstra_shortest_paths(graph, from,
-                                     boost::predecessor_map(tree.data()).weight_map(boost::get(&Edge::weight, graph)));
+      boost::dijkstra_shortest_paths(graph, from, boost::predecessor_map(tree.data()).weight_map(boost::get(&Edge::weight, graph)));
     }
-    std::vector<LinkUse> route;
-    double latency = 0;
+    Route route;
     // Walk back from the destination; each edge is crossed from tree[v] to v.
     for (VertexId v = to; v != from; v = tree[v]) {
       const VertexId u = tree[v];
       const Edge& edge = graph[boost::edge(u, v, graph).first];
       if (edge.link.empty()) continue;
-      const std::string direction = !edge.split ? "shared" : graph[u].name == edge.up_end ? "up" : "down";
+      const std::string direction = edge.up_end.empty() ? "shared" : graph[u].name == edge.up_end ? "up" : "down";
       const LinkUse use{edge.link, direction};
-      if (std::find(route.begin(), route.end(), use) != route.end()) continue;  // the bus is one link
-      if (std::none_of(route.begin(), route.end(), [&](const LinkUse& seen) { return seen.link == use.link; }))
-        latency += built.links.at(edge.link).latency_s;
-      route.insert(route.begin(), use);
+      if (std::find(route.hops.begin(), route.hops.end(), use) != route.hops.end()) continue;  // one link, two graph edges
+      if (std::none_of(route.hops.begin(), route.hops.end(), [&](const LinkUse& seen) { return seen.link == use.link; }))
+        route.latency_s += links.at(edge.link).latency_s;
+      route.hops.insert(route.hops.begin(), use);
     }
-    for (const LinkUse& use : route) ++ring.ring_edges[use];
-    ring.routes.push_back(std::move(route));
-    ring.route_latency_s.push_back(latency);
+    return route;
+  }
+};
+
+TopologyRoutes::TopologyRoutes(const Topology& topology, const PlatformModel& model) : impl_(std::make_unique<Impl>()) {
+  impl_->build(topology, model);
+}
+
+TopologyRoutes::~TopologyRoutes() = default;
+
+const Route& TopologyRoutes::route(const std::string& from_host, const std::string& to_host) {
+  const auto key = std::make_pair(from_host, to_host);
+  auto it = impl_->routes.find(key);
+  if (it == impl_->routes.end()) it = impl_->routes.emplace(key, impl_->find_route(from_host, to_host)).first;
+  return it->second;
+}
+
+const std::map<std::string, LinkProperties>& TopologyRoutes::links() const { return impl_->links; }
+
+double TopologyRoutes::bandwidth_of(const LinkUse& use) const {
+  auto loaded = impl_->background_fraction.find(use);
+  const double left = loaded == impl_->background_fraction.end() ? 1 : 1 - loaded->second;
+  return impl_->links.at(use.link).bandwidth_Bps * left;
+}
+
+std::string TopologyRoutes::dot(const std::string& title) const {
+  const Graph& graph = impl_->graph;
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "graph \"{}\" {{\n  node [shape=box, fontsize=10];\n", title);
+  for (const auto& [name, id] : impl_->vertex)
+    fmt::format_to(it, "  \"{}\" [shape={}];\n", name,
+                   name.find("-gpu") != std::string::npos && name.find("-port") == std::string::npos ? "box"
+                   : name.ends_with("-switch") || name == kSpineLinkName || name.ends_with("-nvswitch") ? "octagon"
+                                                                                                        : "ellipse");
+  for (auto [e, end] = boost::edges(graph); e != end; ++e) {
+    const Edge& edge = graph[*e];
+    const std::string label =
+        edge.link.empty() ? "" : fmt::format("{}\\n{:g} Gbit/s", edge.link, impl_->links.at(edge.link).bandwidth_Bps * 8 / 1e9);
+    fmt::format_to(it, "  \"{}\" -- \"{}\" [label=\"{}\", fontsize=8];\n", graph[boost::source(*e, graph)].name,
+                   graph[boost::target(*e, graph)].name, label);
+  }
+  fmt::format_to(it, "}}\n");
+  return fmt::to_string(out);
+}
+
+RingEmbedding embed_ring(TopologyRoutes& routes, const std::vector<std::string>& hosts) {
+  RingEmbedding ring;
+  ring.links = routes.links();
+  const std::size_t n = hosts.size();
+  for (std::size_t r = 0; r < n; ++r) {
+    const Route& route = routes.route(hosts[r], hosts[(r + 1) % n]);
+    for (const LinkUse& use : route.hops) {
+      ++ring.ring_edges[use];
+      ring.bandwidth[use] = routes.bandwidth_of(use);
+    }
+    ring.routes.push_back(route.hops);
+    ring.route_latency_s.push_back(route.latency_s);
   }
   return ring;
 }
 
-std::string topology_dot(const Topology& topology, const std::optional<ProcessStack>& stack) {
-  const BuiltGraph built = build(topology, stack);
-  fmt::memory_buffer out;
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "graph \"{}\" {{\n  node [shape=box, fontsize=10];\n", topology.name);
-  for (const auto& [name, id] : built.vertex)
-    fmt::format_to(it, "  \"{}\" [shape={}];\n", name,
-                   name.find("-gpu") != std::string::npos ? "box" : name.find("-switch") != std::string::npos ? "octagon" : "ellipse");
-  for (auto [e, end] = boost::edges(built.graph); e != end; ++e) {
-    const Edge& edge = built.graph[*e];
-    const std::string label =
-        edge.link.empty() ? "" : fmt::format("{}\\n{:g} Gbit/s", edge.link, built.links.at(edge.link).bandwidth_Bps * 8 / 1e9);
-    fmt::format_to(it, "  \"{}\" -- \"{}\" [label=\"{}\", fontsize=8];\n", built.graph[boost::source(*e, built.graph)].name,
-                   built.graph[boost::target(*e, built.graph)].name, label);
+RingEmbedding embed_ring(const Topology& topology, const PlatformModel& model, const std::vector<std::string>& hosts) {
+  TopologyRoutes routes(topology, model);
+  return embed_ring(routes, hosts);
+}
+
+RingEmbedding embed_ring(const Topology& topology, const std::optional<ProcessStack>& stack,
+                         const std::vector<std::string>& hosts) {
+  return embed_ring(topology, PlatformModel{stack, false, {}}, hosts);
+}
+
+void check_platform_model(const Topology& topology, const PlatformModel& model, const std::string& where) {
+  try {
+    TopologyRoutes routes(topology, model);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: model: {}", where, e.what()));
   }
-  fmt::format_to(it, "}}\n");
-  return fmt::to_string(out);
+}
+
+std::string topology_dot(const Topology& topology, const PlatformModel& model) {
+  return TopologyRoutes(topology, model).dot(topology.name);
 }
 
 }  // namespace ringsim

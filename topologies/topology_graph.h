@@ -1,16 +1,18 @@
 // A compact topology as a Boost.Graph graph, and the ring embedded in it: which links each ring edge
 // (rank r -> r+1) crosses, in which direction, and how many ring edges load each link direction.
 //
-// Vertices: every GPU (rank slot), each node's bus (the shared intra-node link), NIC port and uplink,
-// each rack's switch. Edges carry the SimGrid link they stand for. Routing follows the generated platform:
-// inside a node over the bus, between nodes GPU -> port -> switch -> port -> GPU (edge weights make the
-// bus the shortest way inside a node).
+// Vertices: every GPU (rank slot), each node's bus (pcie/shm) or NVSwitch (nvlink), each NIC's port
+// and uplink end, each rack's switch, and with several racks each rack's spine port and the spine.
+// Edges carry the SimGrid link they stand for. Routing follows the generated platform (platform_xml.h):
+// inside a node over the bus or NVLink ports, between nodes GPU -> its NIC -> switch [-> uplink -> spine
+// -> uplink -> switch] -> NIC -> GPU (edge weights make the node's fabric the shortest way inside it).
 #pragma once
 
 #include "platform_xml.h"
 #include "topology.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +28,35 @@ struct LinkUse {
 struct LinkProperties {
   double bandwidth_Bps = 0;
   double latency_s = 0;
-  bool contended = true;  // false for a FATPIPE (non-blocking switch): flows do not share it
+  bool contended = true;  // false for a non-blocking switch: it never limits a flow
+  bool split = false;     // split duplex: "up" and "down" are separate resources
+};
+
+struct Route {
+  std::vector<LinkUse> hops;
+  double latency_s = 0;
+};
+
+// The topology graph under a platform model, with the route between any two hosts (computed on demand
+// by Dijkstra, one shortest-path tree per source host, kept).
+class TopologyRoutes {
+ public:
+  // Throws InputError when the graph is not connected, a link has no bandwidth, or a background load
+  // names a link or direction the platform does not have.
+  TopologyRoutes(const Topology& topology, const PlatformModel& model);
+  ~TopologyRoutes();
+  TopologyRoutes(const TopologyRoutes&) = delete;
+  TopologyRoutes& operator=(const TopologyRoutes&) = delete;
+
+  const Route& route(const std::string& from_host, const std::string& to_host);
+  const std::map<std::string, LinkProperties>& links() const;
+  // Bandwidth of a link direction left to the ring: the link's, less its background load.
+  double bandwidth_of(const LinkUse& use) const;
+  std::string dot(const std::string& title) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 struct RingEmbedding {
@@ -34,14 +64,20 @@ struct RingEmbedding {
   std::vector<double> route_latency_s;       // per ring edge
   std::map<LinkUse, int> ring_edges;         // ring edges crossing each link direction
   std::map<std::string, LinkProperties> links;
+  std::map<LinkUse, double> bandwidth;       // per used link direction, background load deducted
 };
 
-// Embeds the ring over HOSTS (host of each rank, in rank order). Throws InputError when the graph is
-// not connected or a link has no bandwidth.
+// Embeds the ring over HOSTS (host of each rank, in rank order).
+RingEmbedding embed_ring(TopologyRoutes& routes, const std::vector<std::string>& hosts);
+RingEmbedding embed_ring(const Topology& topology, const PlatformModel& model, const std::vector<std::string>& hosts);
 RingEmbedding embed_ring(const Topology& topology, const std::optional<ProcessStack>& stack,
                          const std::vector<std::string>& hosts);
 
+// Checks that MODEL fits TOPOLOGY (every background load names a link and direction it has); throws
+// InputError "WHERE: model: ..." otherwise.
+void check_platform_model(const Topology& topology, const PlatformModel& model, const std::string& where);
+
 // Graphviz DOT of the topology graph (for `ringsim platform --dot`).
-std::string topology_dot(const Topology& topology, const std::optional<ProcessStack>& stack);
+std::string topology_dot(const Topology& topology, const PlatformModel& model = {});
 
 }  // namespace ringsim

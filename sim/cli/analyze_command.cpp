@@ -1,6 +1,7 @@
 // `ringsim analyze`: embed the ring of a placement in the topology graph, count the ring edges on
 // every link direction, name the bottleneck, and predict the ring time in closed form.
 #include "../../topologies/ring_analysis.h"
+#include "../../topologies/ring_order.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
@@ -11,14 +12,15 @@
 #include "commands.h"
 #include "results_output.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
 namespace ringsim {
 namespace {
 
-constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json --placement P [--order block|cyclic] [--sizes 16MiB,64MiB]
-                       [--model MODEL.json] [--json FILE]
+constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json --placement P [--order block|cyclic|optimized]
+                       [--sizes 16MiB,64MiB] [--model MODEL.json] [--json FILE]
 
 Embeds the ring of placement P (e.g. 4-3-1) in the topology: the route of every ring edge (rank r to
 r+1), how many ring edges cross each link in each direction, the bottleneck (most ring edges per unit
@@ -26,8 +28,12 @@ of bandwidth), and the ring time in closed form for each size:
   2(N-1) * max over ring edges of (route latency + S/N * ring edges on its busiest link / bandwidth)
   + (N-1) reductions of S/N/4 flops
 which is what the simulation gives on the ideal model (network CM02, no cross traffic, factors none).
-A model file's process_stack (README, "Model settings") adds each rank's stack as a link.
-Compact topologies with one rack.
+A model file's process_stack, nic_sharing and background (README, "Model settings") reshape the links
+as in ringsim run; a process stack appears as a link of its own, "<host>-stack".
+
+--order optimized searches the rank order that minimises the predicted time at the largest size
+(local search from the cyclic order and from the hosts grouped by node) and reports its gain over
+block and cyclic order.
 )";
 
 std::vector<std::uint64_t> parse_sizes(const std::string& text) {
@@ -41,6 +47,25 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
 }
 
 std::string gbits(double bandwidth_Bps) { return fmt::format("{:g} Gbit/s", bandwidth_Bps * 8 / 1e9); }
+
+// Which rank a per-process stack belongs to, or whose NIC a link is, in words.
+std::string describe_link(const LinkUse& use, const std::vector<std::string>& hosts) {
+  for (std::size_t r = 0; r < hosts.size(); ++r)
+    if (use.link == hosts[r] + "-stack") return fmt::format("the network stack of rank {} ({})", r, hosts[r]);
+  if (use.link.find("-nic") != std::string::npos)
+    return fmt::format("NIC {} {}", use.link, use.direction == "up" ? "(outbound)" : use.direction == "down" ? "(inbound)" : "");
+  return fmt::format("{} {}", use.link, use.direction);
+}
+
+double slowest_gpu_speed(const Topology& topology, const std::vector<std::string>& hosts) {
+  double speed = 0;
+  for (const RackSpec& rack : topology.racks)
+    for (const NodeSpec& node : rack.nodes)
+      for (int g = 0; g < node.gpus; ++g)
+        if (std::find(hosts.begin(), hosts.end(), host_name(node, g)) != hosts.end())
+          speed = speed == 0 ? node.gpu_speed_flops : std::min(speed, node.gpu_speed_flops);
+  return speed;
+}
 
 }  // namespace
 
@@ -58,46 +83,73 @@ int analyze_command(int argc, char** argv) {
   auto counts = parse_rank_counts(*placement_text);
   if (!counts) throw UsageError(fmt::format("ringsim analyze: \"{}\" is not a placement such as 4-3-1", *placement_text));
   placement.ranks_per_node = *counts;
-  if (auto order = args.value("--order")) {
-    auto parsed = parse_rank_order(*order);
-    if (!parsed) throw UsageError(fmt::format("ringsim analyze: --order takes block or cyclic, not \"{}\"", *order));
+  const std::string order_text = args.value("--order").value_or("block");
+  const bool optimized = order_text == "optimized";
+  if (optimized) {
+    placement.order = RankOrder::cyclic;  // the search starts from the cyclic order (and from block)
+  } else {
+    auto parsed = parse_rank_order(order_text);
+    if (!parsed) throw UsageError(fmt::format("ringsim analyze: --order takes block, cyclic or optimized, not \"{}\"", order_text));
     placement.order = *parsed;
   }
   const auto sizes = args.value("--sizes") ? parse_sizes(*args.value("--sizes")) : std::vector<std::uint64_t>{64u << 20};
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 
   const std::string topology_file = args.positional[0];
-  const Topology topology = load_topology(topology_file);
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
+  const Topology topology = scaled_bandwidths(load_topology(topology_file), model.link_bandwidth_scale);
+  check_platform_model(topology, model.platform_model(), args.value("--model").value_or(topology_file));
   const ClusterLayout layout = layout_of(topology);
   if (auto misfit = placement_misfit(placement, layout)) throw InputError(fmt::format("{}: {}", topology_file, *misfit));
-  const auto hosts = hosts_of_ranks(placement, layout);
-  const RingEmbedding ring = embed_ring(scaled_bandwidths(topology, model.link_bandwidth_scale), model.process_stack, hosts);
-  const Bottleneck bottleneck = find_bottleneck(ring);
-  const double gpu_speed = topology.racks.front().nodes.front().gpu_speed_flops;
+  TopologyRoutes routes(topology, model.platform_model());
+  std::vector<std::string> hosts = hosts_of_ranks(placement, layout);
+  const double gpu_speed = slowest_gpu_speed(topology, hosts);
+  const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
 
-  // Which rank a per-process stack belongs to, to name it.
-  auto owner = [&](const std::string& link) -> std::string {
-    for (std::size_t r = 0; r < hosts.size(); ++r)
-      if (link == hosts[r] + "-stack") return fmt::format(" — the stack of rank {} ({})", r, hosts[r]);
-    return "";
-  };
+  nlohmann::json order_json;
+  std::string order_label = placement.label();
+  if (optimized) {
+    PlacementSpec block = placement;
+    block.order = RankOrder::block;
+    const double cyclic_time = predicted_ring_time(embed_ring(routes, hosts), largest, gpu_speed);
+    const double block_time = predicted_ring_time(embed_ring(routes, hosts_of_ranks(block, layout)), largest, gpu_speed);
+    const OptimizedRingOrder best = optimize_ring_order(topology, routes, hosts, largest, gpu_speed);
+    hosts = best.hosts;
+    order_label = placement.ranks_text() + " optimized";
+    fmt::print("# optimized rank order at {} bytes: {:.2f} us, {:.2f}x faster than cyclic ({:.2f} us), {:+.2f}% against block ({:.2f} us)\n",
+               largest, best.time_s * 1e6, cyclic_time / best.time_s, cyclic_time * 1e6, (best.time_s / block_time - 1) * 100,
+               block_time * 1e6);
+    fmt::print("# rank -> host: {}\n", fmt::join(hosts, " "));
+    order_json = {{"hosts", hosts}, {"time_s", best.time_s}, {"cyclic_time_s", cyclic_time}, {"block_time_s", block_time},
+                  {"bytes", largest}};
+  }
+
+  const RingEmbedding ring = embed_ring(routes, hosts);
+  const Bottleneck bottleneck = find_bottleneck(ring);
+  // The nodes in ring order, runs of one node written once: "node0 x4, node1 x3, node2".
+  std::vector<std::pair<std::string, int>> runs;
+  for (const std::string& host : hosts) {
+    const std::string node = host.substr(0, host.rfind("-gpu"));
+    if (runs.empty() || runs.back().first != node) runs.emplace_back(node, 0);
+    ++runs.back().second;
+  }
   std::vector<std::string> nodes;
-  for (int node : node_of_ranks(placement)) nodes.push_back(std::to_string(node));
-  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", topology.name, placement.label(),
-             hosts.size(), fmt::join(nodes, ","));
+  for (const auto& [node, count] : runs) nodes.push_back(count == 1 ? node : fmt::format("{} x{}", node, count));
+  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", topology.name, order_label,
+             hosts.size(), fmt::join(nodes, ", "));
   fmt::print("#{:>24} {:>10} {:>11} {:>14}\n", "link", "direction", "ring edges", "bandwidth");
   nlohmann::json links = nlohmann::json::array();
   for (const auto& [use, edges] : ring.ring_edges) {
     const LinkProperties& link = ring.links.at(use.link);
+    const double bandwidth = ring.bandwidth.at(use);
     const bool is_bottleneck = use == bottleneck.use;
-    fmt::print(" {:>24} {:>10} {:>11} {:>14}{}\n", use.link, use.direction, edges, gbits(link.bandwidth_Bps),
+    fmt::print(" {:>24} {:>10} {:>11} {:>14}{}\n", use.link, use.direction, edges, gbits(bandwidth),
                is_bottleneck ? "  <- bottleneck" : link.contended ? "" : "  (non-blocking)");
-    links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", link.bandwidth_Bps}});
+    links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", bandwidth}});
   }
-  fmt::print("# bottleneck: {} {} carries {} ring edge{} at {}{}: each step moves {} x S/{} through it\n",
-             bottleneck.use.link, bottleneck.use.direction, bottleneck.ring_edges, bottleneck.ring_edges == 1 ? "" : "s",
-             gbits(bottleneck.bandwidth_Bps), owner(bottleneck.use.link), bottleneck.ring_edges, hosts.size());
+  fmt::print("# bottleneck: {} carries {} ring edge{} at {}: each step moves {} x S/{} through it\n",
+             describe_link(bottleneck.use, hosts), bottleneck.ring_edges, bottleneck.ring_edges == 1 ? "" : "s",
+             gbits(bottleneck.bandwidth_Bps), bottleneck.ring_edges, hosts.size());
   fmt::print("#{:>11} {:>16} {:>12}\n", "size", "predicted(us)", "busbw(GB/s)");
   nlohmann::json predicted = nlohmann::json::array();
   for (auto bytes : sizes) {
@@ -106,11 +158,12 @@ int analyze_command(int argc, char** argv) {
     predicted.push_back({{"bytes", bytes}, {"time_s", time}});
   }
   if (auto json = args.value("--json")) {
-    const nlohmann::json document = {
-        {"placement", placement.ranks_text()}, {"order", order_name(placement.order)}, {"ranks", hosts.size()},
-        {"links", links},
+    nlohmann::json document = {
+        {"placement", placement.ranks_text()}, {"order", optimized ? "optimized" : order_name(placement.order)},
+        {"ranks", hosts.size()}, {"hosts", hosts}, {"links", links},
         {"bottleneck", {{"link", bottleneck.use.link}, {"direction", bottleneck.use.direction}, {"ring_edges", bottleneck.ring_edges}}},
         {"predicted", predicted}};
+    if (optimized) document["optimized"] = order_json;
     write_file_atomically(*json, document.dump(2) + "\n");
   }
   return 0;

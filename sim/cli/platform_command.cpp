@@ -1,6 +1,7 @@
 #include "../../topologies/platform_xml.h"
 #include "../../topologies/topology_graph.h"
 #include "../common/atomic_file.h"
+#include "../launcher/model_settings.h"
 #include "command_line.h"
 #include "commands.h"
 
@@ -10,25 +11,31 @@
 namespace ringsim {
 namespace {
 
-constexpr const char* kPlatformUsage = R"(usage: ringsim platform TOPOLOGY.json [-o FILE.xml] [--dot]
+constexpr const char* kPlatformUsage = R"(usage: ringsim platform TOPOLOGY.json [-o FILE.xml] [--dot] [--model MODEL.json]
 
 Writes the SimGrid platform (XML v4.1) of a compact topology: one host per GPU ("node0-gpu0"), one
-split-duplex NIC link per node ("node0-nic"), one shared intra-node link per node ("node0-intra"), and the
-rack switch ("rack0-switch"). Without -o the XML goes to standard output. --dot writes the topology
-graph ringsim analyze uses as Graphviz DOT instead (render with: dot -Tsvg).
+split-duplex link per NIC ("node0-nic", or "node0-nic0".. with several), the intra-node fabric (a shared
+bus "node0-intra", or one NVLink port per GPU "node0-gpu0-nvlink"), the rack switch ("rack0-switch"),
+and with several racks each rack's uplink ("rack0-uplink") and the "spine". Without -o the XML goes to
+standard output. --dot writes the topology graph ringsim analyze uses as Graphviz DOT instead (render
+with: dot -Tsvg). --model applies a model file's process_stack, nic_sharing and background, as
+ringsim run does.
 )";
 
 }  // namespace
 
 int platform_command(int argc, char** argv) {
-  const ParsedArguments args = parse_arguments(argc, argv, 1, "platform", {"-o", "--output"}, {"--dot"});
+  const ParsedArguments args = parse_arguments(argc, argv, 1, "platform", {"-o", "--output", "--model"}, {"--dot"});
   if (args.has("--help")) {
     std::fputs(kPlatformUsage, stdout);
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim platform: expected exactly one TOPOLOGY.json");
-  const Topology topology = load_topology(args.positional[0]);
-  const std::string xml = args.has("--dot") ? topology_dot(topology, std::nullopt) : platform_xml(topology);
+  const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
+  const Topology topology = scaled_bandwidths(load_topology(args.positional[0]), model.link_bandwidth_scale);
+  check_platform_model(topology, model.platform_model(), args.value("--model").value_or(""));
+  const std::string xml =
+      args.has("--dot") ? topology_dot(topology, model.platform_model()) : platform_xml(topology, model.platform_model());
   auto output = args.value("-o");
   if (!output) output = args.value("--output");
   if (output) {

@@ -34,6 +34,9 @@ nlohmann::json ModelSettings::to_json() const {
     json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
                              {"sharing", process_stack->shared ? "shared" : "split"},
                              {"latency_s", process_stack->latency_s}};
+  if (nic_half_duplex) json["nic_sharing"] = "half-duplex";
+  for (const BackgroundLoad& load : background)
+    json["background"].push_back({{"link", load.link}, {"direction", load.direction}, {"fraction", load.fraction}});
   return json;
 }
 
@@ -74,6 +77,32 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
     parsed.latency_s = fields.optional_latency("latency").value_or(0);
     fields.finish();
     base.process_stack = parsed;
+  }
+  if (auto sharing = reader.optional_string("nic_sharing")) {
+    if (*sharing != "split-duplex" && *sharing != "half-duplex")
+      reader.fail("nic_sharing", fmt::format("expected \"split-duplex\" (each direction at full bandwidth) or \"half-duplex\" "
+                                             "(send and receive share the NIC), found \"{}\"", *sharing));
+    base.nic_half_duplex = *sharing == "half-duplex";
+  }
+  if (const nlohmann::json* loads = reader.optional_value("background")) {
+    if (!loads->is_array())
+      reader.fail("background", "expected an array such as [{\"link\": \"node0-nic\", \"direction\": \"up\", \"fraction\": 0.5}]");
+    base.background.clear();
+    for (std::size_t i = 0; i < loads->size(); ++i) {
+      JsonObjectReader fields((*loads)[i], file, reader.path_of("background", i));
+      BackgroundLoad load;
+      load.link = fields.required_string("link");
+      load.direction = fields.optional_string("direction").value_or("both");
+      if (load.direction != "up" && load.direction != "down" && load.direction != "both")
+        fields.fail("direction", fmt::format("expected \"up\", \"down\" or \"both\", found \"{}\"", load.direction));
+      const nlohmann::json& fraction = fields.required_value("fraction");
+      if (!fraction.is_number() || !(fraction.get<double>() > 0) || !(fraction.get<double>() < 1))
+        fields.fail("fraction", fmt::format("expected the share of the link's bandwidth the cross traffic takes, "
+                                            "between 0 and 1 exclusive, found {}", describe_json(fraction)));
+      load.fraction = fraction.get<double>();
+      fields.finish();
+      base.background.push_back(load);
+    }
   }
   // What `ringsim calibrate` fitted, kept for the record; it changes nothing by itself.
   if (const nlohmann::json* calibration = reader.optional_value("calibration"))

@@ -23,9 +23,16 @@ struct ModelSettings {
   // {"nic_ratio": 1, "sharing": "shared" | "split", "latency": "0us"}: a per-process network stack
   // on every rank's inter-node path (platform_xml.h). Absent = none.
   std::optional<ProcessStack> process_stack;
+  // "nic_sharing": "split-duplex" (default: each direction has the NIC's bandwidth) | "half-duplex".
+  bool nic_half_duplex = false;
+  // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
+  std::vector<BackgroundLoad> background;
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
-  bool reshapes_platform() const { return link_bandwidth_scale != 1 || process_stack.has_value(); }
+  bool reshapes_platform() const {
+    return link_bandwidth_scale != 1 || process_stack.has_value() || nic_half_duplex || !background.empty();
+  }
+  PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

@@ -1,5 +1,6 @@
 #include "../../topologies/cluster_layout.h"
 #include "../../topologies/platform_xml.h"
+#include "../../topologies/topology_graph.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
@@ -65,8 +66,9 @@ TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is 
   auto open = dir.write("o.json", R"({"racks": [{"nodes": [{"name": "a", "nic": {"bandwidth": "25Gbps"}}, {"name": "b"}]}]})");
   const Topology nonblocking = load_topology(open);
   CHECK(nonblocking.racks[0].switch_nonblocking);
-  CHECK(nonblocking.racks[0].switch_link.bandwidth_Bps == doctest::Approx(25e9 / 8));  // the fastest NIC
-  CHECK(platform_xml(nonblocking).find(R"(<link id="rack0-switch" bandwidth="3125000000Bps" latency="1e-06s" sharing_policy="FATPIPE"/>)") !=
+  // Room for both NICs at full rate both ways: 2 x (25 + 10) Gbit/s.
+  CHECK(nonblocking.racks[0].switch_link.bandwidth_Bps == doctest::Approx(2 * 35e9 / 8));
+  CHECK(platform_xml(nonblocking).find(R"(<link id="rack0-switch" bandwidth="8750000000Bps" latency="1e-06s" sharing_policy="SHARED"/>)") !=
         std::string::npos);
   const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
   CHECK_FALSE(seed.racks[0].switch_nonblocking);
@@ -76,14 +78,72 @@ TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is 
 
 TEST_CASE("a process stack puts one link per rank slot on the inter-node routes in both directions") {
   const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
-  const std::string shared = platform_xml(seed, ProcessStack{1, true, 0});
+  const std::string shared = platform_xml(seed, PlatformModel{ProcessStack{1, true, 0}, false, {}});
   CHECK(occurrences(shared, "-stack\" bandwidth=\"1250000000Bps\" latency=\"0s\" sharing_policy=\"SHARED\"") == 12);
   CHECK(shared.find(R"(<route src="node2-gpu0" dst="node2-router" symmetrical="NO"><link_ctn id="node2-gpu0-stack"/><link_ctn id="node2-nic" direction="UP"/></route>)") !=
         std::string::npos);
   CHECK(shared.find(R"(<route src="node2-router" dst="node2-gpu0" symmetrical="NO"><link_ctn id="node2-nic" direction="DOWN"/><link_ctn id="node2-gpu0-stack"/></route>)") !=
         std::string::npos);
   CHECK(shared.find(R"(<route src="node0-gpu0" dst="node0-gpu1"><link_ctn id="node0-intra"/></route>)") != std::string::npos);
-  const std::string split = platform_xml(seed, ProcessStack{2, false, 0});
+  const std::string split = platform_xml(seed, PlatformModel{ProcessStack{2, false, 0}, false, {}});
   CHECK(occurrences(split, "-stack\" bandwidth=\"2500000000Bps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"") == 12);
   CHECK(split.find(R"(<link_ctn id="node1-gpu3-stack" direction="UP"/>)") != std::string::npos);
+}
+
+TEST_CASE("two racks under a spine: uplinks from the oversubscription ratio, routes through the spine") {
+  const Topology racks = load_topology(RINGSIM_SOURCE_DIR "/topologies/two-racks-4to1.json");
+  REQUIRE(racks.spine.has_value());
+  REQUIRE(racks.racks.size() == 2);
+  CHECK(racks.racks[0].uplink.bandwidth_Bps == doctest::Approx(4 * 10e9 / 8 / 4));  // 4 NICs of 10 Gbit/s, 4:1
+  const std::string xml = platform_xml(racks);
+  CHECK(xml.find(R"(<zoneRoute src="rack0" dst="rack1" gw_src="rack0-router" gw_dst="rack1-router" symmetrical="NO"><link_ctn id="rack0-uplink" direction="UP"/><link_ctn id="spine"/><link_ctn id="rack1-uplink" direction="DOWN"/></zoneRoute>)") !=
+        std::string::npos);
+  const RingEmbedding ring = embed_ring(racks, PlatformModel{}, {"r0node3-gpu3", "r1node0-gpu0"});
+  const std::vector<LinkUse> expected{{"r0node3-nic", "up"}, {"rack0-switch", "shared"}, {"rack0-uplink", "up"},
+                                      {"spine", "shared"},  {"rack1-uplink", "down"},   {"rack1-switch", "shared"},
+                                      {"r1node0-nic", "down"}};
+  CHECK(ring.routes[0] == expected);
+  CHECK(ring.route_latency_s[0] == doctest::Approx(2e-6 + 1e-6 + 1e-6 + 1e-6 + 1e-6 + 1e-6 + 2e-6));
+}
+
+TEST_CASE("several NICs per node: GPU g leaves through NIC g*nics/gpus; NVLink ports are per GPU") {
+  const Topology dgx = load_topology(RINGSIM_SOURCE_DIR "/topologies/dgx-a100-pair.json");
+  const NodeSpec& node = dgx.racks[0].nodes[0];
+  CHECK(node.nics == 8);
+  CHECK(node.intra_kind == IntraKind::nvlink);
+  CHECK(nic_of_gpu(node, 5) == 5);
+  const RingEmbedding ring = embed_ring(dgx, PlatformModel{}, {"dgx0-gpu5", "dgx1-gpu2"});
+  CHECK(ring.routes[0].front() == LinkUse{"dgx0-nic5", "up"});
+  CHECK(ring.routes[0].back() == LinkUse{"dgx1-nic2", "down"});
+  const RingEmbedding inside = embed_ring(dgx, PlatformModel{}, {"dgx0-gpu1", "dgx0-gpu6"});
+  const std::vector<LinkUse> nvlink{{"dgx0-gpu1-nvlink", "up"}, {"dgx0-gpu6-nvlink", "down"}};
+  CHECK(inside.routes[0] == nvlink);
+  NodeSpec two_nics = node;
+  two_nics.nics = 2;
+  CHECK(nic_of_gpu(two_nics, 3) == 0);
+  CHECK(nic_of_gpu(two_nics, 4) == 1);
+}
+
+TEST_CASE("half-duplex NICs and background loads reshape the platform and the analysis alike") {
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  PlatformModel half;
+  half.nic_half_duplex = true;
+  const std::string xml = platform_xml(seed, half);
+  CHECK(xml.find(R"(<link id="node0-nic" bandwidth="1250000000Bps" latency="1e-06s" sharing_policy="SHARED"/>)") != std::string::npos);
+  CHECK(xml.find(R"(direction="UP")") == std::string::npos);
+  PlatformModel loaded;
+  loaded.background = {{"node1-nic", "up", 0.25}};
+  const std::string with_load = platform_xml(seed, loaded);
+  CHECK(with_load.find(R"(<link id="node1-nic-background-up" bandwidth="937500000Bps" latency="0s" sharing_policy="SHARED"/>)") !=
+        std::string::npos);
+  CHECK(with_load.find(R"(<link_ctn id="node1-nic" direction="UP"/><link_ctn id="node1-nic-background-up"/>)") != std::string::npos);
+  CHECK(with_load.find(R"(<link_ctn id="node1-nic" direction="DOWN"/><link_ctn id="node1-nic-background)") == std::string::npos);
+  const RingEmbedding ring = embed_ring(seed, loaded, {"node1-gpu0", "node2-gpu0"});
+  CHECK(ring.bandwidth.at({"node1-nic", "up"}) == doctest::Approx(0.75 * 1.25e9));
+  PlatformModel unknown;
+  unknown.background = {{"node9-nic", "up", 0.5}};
+  CHECK(RINGSIM_ERROR_OF(check_platform_model(seed, unknown, "m.json")).find("m.json: model: background load on \"node9-nic\"") == 0);
+  PlatformModel wrong_direction;
+  wrong_direction.background = {{"rack0-switch", "up", 0.5}};
+  CHECK(RINGSIM_ERROR_OF(check_platform_model(seed, wrong_direction, "m.json")).find("its direction must be \"both\"") != std::string::npos);
 }

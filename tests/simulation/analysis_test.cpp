@@ -1,0 +1,162 @@
+// ringsim analyze against the simulation: for every shipped topology, the closed form of the ring's
+// embedding must give the ideal-model SMPI time, and --order optimized must recover block order.
+#include "../unit/temp_files.h"
+#include "ringsim_process.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace ringsim::testing;
+
+namespace {
+
+constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none")";
+
+// Rank slots per node, in topology order, read from the compact topology file.
+std::vector<int> slots_per_node(const std::filesystem::path& topology) {
+  std::vector<int> slots;
+  const nlohmann::json document = read_json(topology);
+  for (const auto& rack : document.at("racks"))
+    for (const auto& group : rack.at("nodes"))
+      for (int i = 0; i < group.value("count", 1); ++i) slots.push_back(group.value("gpus", 1));
+  return slots;
+}
+
+std::string join(const std::vector<int>& counts) {
+  std::string text;
+  for (int c : counts) text += (text.empty() ? "" : "-") + std::to_string(c);
+  return text;
+}
+
+// The placements the acceptance asks for that fit: 4-2-2 and 4-3-1, and every slot filled (the
+// largest placement the topology has; at least 32 ranks where it has 32 slots).
+std::vector<std::string> placements_for(const std::vector<int>& slots) {
+  std::vector<std::string> placements;
+  if (slots.size() >= 3 && slots[0] >= 4 && slots[1] >= 3 && slots[2] >= 2) placements = {"4-2-2", "4-3-1"};
+  placements.push_back(join(slots));
+  return placements;
+}
+
+struct Case {
+  std::string placement, order;
+};
+
+// Simulates CASES of TOPOLOGY under the ideal model plus MODEL_EXTRA, analyzes each, and checks they
+// agree within 2% at 64 MiB. Returns the analyses.
+std::vector<nlohmann::json> check_closed_form(const std::filesystem::path& topology, const std::vector<Case>& cases,
+                                              const std::string& model_extra, TempDir& dir, const std::string& tag) {
+  const std::string model = std::string(kIdealModel) + model_extra + "}";
+  std::string placements;
+  for (const Case& c : cases)
+    placements += (placements.empty() ? "" : ", ") + (R"({"ranks": ")" + c.placement + R"(", "order": ")" + c.order + R"("})");
+  const auto scenario = dir.write(tag + "-scenario.json", R"({"topology": ")" + topology.string() + R"(", "placements": [)" +
+                                                               placements + R"(], "sizes": ["64MiB"], "iterations": 1, "warmup": 0, "model": )" +
+                                                               model + "}");
+  const auto model_file = dir.write(tag + "-model.json", model);
+  const auto results_file = dir.path() / (tag + "-results.json");
+  const auto simulated = run_ringsim("run " + scenario.string() + " --quiet --jobs 2 --json " + results_file.string(), dir.path());
+  REQUIRE_MESSAGE(simulated.exit_code == 0, simulated.err);
+  const auto results = read_json(results_file);
+  std::vector<nlohmann::json> analyses;
+  for (const Case& c : cases) {
+    CAPTURE(topology.stem().string());
+    CAPTURE(c.placement);
+    CAPTURE(c.order);
+    CAPTURE(model_extra);
+    const auto analysis_file = dir.path() / (tag + "-analysis.json");
+    const auto analyzed = run_ringsim("analyze " + topology.string() + " --placement " + c.placement + " --order " + c.order +
+                                          " --model " + model_file.string() + " --json " + analysis_file.string(),
+                                      dir.path());
+    REQUIRE_MESSAGE(analyzed.exit_code == 0, analyzed.err);
+    analyses.push_back(read_json(analysis_file));
+    const double predicted = analyses.back().at("predicted")[0].at("time_s").get<double>();
+    const double time = row_of(results, c.placement, c.order, 64u << 20).at("time_s").get<double>();
+    CHECK(time == doctest::Approx(predicted).epsilon(0.02));
+  }
+  return analyses;
+}
+
+std::vector<std::filesystem::path> shipped_topologies() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(RINGSIM_SOURCE_DIR "/topologies"))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("analyze's closed form agrees with the ideal-model simulation within 2 percent at 64 MiB on every shipped topology") {
+  TempDir dir;
+  const auto topologies = shipped_topologies();
+  REQUIRE(topologies.size() >= 5);
+  int largest_checked = 0;
+  for (const auto& topology : topologies) {
+    std::vector<Case> cases;
+    for (const auto& placement : placements_for(slots_per_node(topology)))
+      for (const char* order : {"block", "cyclic"}) cases.push_back({placement, order});
+    check_closed_form(topology, cases, "", dir, topology.stem().string());
+    const auto slots = slots_per_node(topology);
+    largest_checked = std::max(largest_checked, std::accumulate(slots.begin(), slots.end(), 0));
+  }
+  CHECK(largest_checked >= 32);
+}
+
+TEST_CASE("analyze names the bottleneck each model mechanism creates and still predicts the simulation") {
+  TempDir dir;
+  const std::filesystem::path seed = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
+  SUBCASE("cyclic order: the busiest NIC direction") {
+    const auto a = check_closed_form(seed, {{"4-3-1", "cyclic"}}, "", dir, "cyclic");
+    CHECK(a[0].at("bottleneck").at("link") == "node0-nic");
+    CHECK(a[0].at("bottleneck").at("ring_edges") == 3);
+  }
+  SUBCASE("a shared process stack: the lone rank's stack") {
+    const auto a = check_closed_form(seed, {{"4-3-1", "block"}}, R"(, "process_stack": {"nic_ratio": 1, "sharing": "shared"})", dir, "stack");
+    CHECK(a[0].at("bottleneck").at("link") == "node2-gpu0-stack");
+  }
+  SUBCASE("half-duplex NICs: send and receive share every NIC") {
+    const auto a = check_closed_form(seed, {{"4-2-2", "block"}}, R"(, "nic_sharing": "half-duplex")", dir, "half");
+    CHECK(a[0].at("bottleneck").at("direction") == "shared");
+    CHECK(a[0].at("bottleneck").at("ring_edges") == 2);
+  }
+  SUBCASE("background traffic on one NIC direction") {
+    const auto a = check_closed_form(seed, {{"4-2-2", "block"}},
+                                     R"(, "background": [{"link": "node1-nic", "direction": "up", "fraction": 0.5}])", dir, "background");
+    CHECK(a[0].at("bottleneck").at("link") == "node1-nic");
+    CHECK(a[0].at("bottleneck").at("direction") == "up");
+  }
+  SUBCASE("an oversubscribed spine: ring edges between racks share each rack's uplink") {
+    const std::filesystem::path racks = RINGSIM_SOURCE_DIR "/topologies/two-racks-4to1.json";
+    // Cyclic over 8 nodes: each of the 4 rounds crosses from rack 0 to rack 1 once, so the uplink (a
+    // quarter of 4 NICs) carries 4 ring edges, as much as each NIC.
+    const auto a = check_closed_form(racks, {{"4-4-4-4-4-4-4-4", "cyclic"}}, "", dir, "spine");
+    int uplink_edges = 0;
+    for (const auto& link : a[0].at("links"))
+      if (link.at("link") == "rack0-uplink" && link.at("direction") == "up") uplink_edges = link.at("ring_edges");
+    CHECK(uplink_edges == 4);
+    CHECK(a[0].at("bottleneck").at("ring_edges") == 4);
+  }
+}
+
+TEST_CASE("--order optimized on cyclic placements recovers the block-order time within 2 percent") {
+  TempDir dir;
+  struct Check {
+    std::string topology, placement;
+  };
+  for (const Check& c : std::vector<Check>{{"seed-rack", "4-2-2"}, {"seed-rack", "4-3-1"},
+                                           {"cluster-8x4-10GbE", "4-4-4-4-4-4-4-4"}, {"two-racks-4to1", "4-4-4-4-4-4-4-4"},
+                                           {"dgx-a100-pair", "8-8"}}) {
+    CAPTURE(c.topology);
+    CAPTURE(c.placement);
+    const std::string topology = std::string(RINGSIM_SOURCE_DIR "/topologies/") + c.topology + ".json";
+    const auto out = dir.path() / (c.topology + c.placement + ".json");
+    const auto run = run_ringsim("analyze " + topology + " --placement " + c.placement + " --order optimized --json " + out.string(),
+                                 dir.path());
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const auto optimized = read_json(out).at("optimized");
+    CHECK(optimized.at("time_s").get<double>() == doctest::Approx(optimized.at("block_time_s").get<double>()).epsilon(0.02));
+    if (c.placement != "8-8") CHECK(optimized.at("cyclic_time_s").get<double>() > 1.5 * optimized.at("time_s").get<double>());
+  }
+}

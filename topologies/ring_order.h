@@ -1,0 +1,25 @@
+// `--order optimized`: a search for the rank order (which host is rank r) that minimises the ring's
+// closed-form time on a topology, i.e. the load on its most loaded link direction.
+#pragma once
+
+#include "topology_graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct OptimizedRingOrder {
+  std::vector<std::string> hosts;  // host of each rank
+  double time_s = 0;               // predicted ring time at the size searched for
+  int moves = 0;                   // improving moves the local search made
+};
+
+// Local search (segment reversals and swaps, first improvement) from two starts: HOSTS as given and
+// HOSTS grouped by locality (rack, node, NIC, GPU, as listed in TOPOLOGY). Deterministic.
+OptimizedRingOrder optimize_ring_order(const Topology& topology, TopologyRoutes& routes,
+                                       const std::vector<std::string>& hosts, std::uint64_t bytes,
+                                       double gpu_speed_flops);
+
+}  // namespace ringsim
