@@ -8,6 +8,7 @@
 #include "topology_graph.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ringsim {
@@ -20,6 +21,14 @@ struct Bottleneck {
 
 // The contended link direction with the largest ring edges / bandwidth.
 Bottleneck find_bottleneck(const RingEmbedding& ring);
+
+// The bottleneck in words, naming the mechanism behind it: e.g. "the network stack of rank 7
+// (node2-gpu0): its send and its receive compete (2 ring edges at 10 Gbit/s)". HOSTS: host of each rank.
+std::string describe_bottleneck(const RingEmbedding& ring, const Bottleneck& bottleneck, const std::vector<std::string>& hosts);
+
+// The mechanism the bottleneck stands for, in a few words: "per-process send/receive serialization",
+// "NIC sharing", "cross traffic", "an oversubscribed uplink", "link bandwidth".
+std::string bottleneck_mechanism(const RingEmbedding& ring, const Bottleneck& bottleneck, const std::vector<std::string>& hosts);
 
 double predicted_ring_time(const RingEmbedding& ring, std::uint64_t bytes, double gpu_speed_flops);
 

@@ -56,6 +56,10 @@ Topology load_topology(const std::filesystem::path& file);
 // The same topology with every link's bandwidth multiplied by FACTOR (model key link_bandwidth_scale).
 Topology scaled_bandwidths(Topology topology, double factor);
 
+// The same topology with every NIC at BANDWIDTH (model key nic_bandwidth); non-blocking switches grow
+// with their ports, uplinks stay as they are.
+Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps);
+
 int nic_of_gpu(const NodeSpec& node, int gpu);
 std::string_view intra_kind_name(IntraKind kind);
 

@@ -56,7 +56,29 @@ void check_name(JsonObjectReader& reader, std::string_view key, const std::strin
     reader.fail(key, fmt::format("\"{}\" is not a usable name (non-empty, no spaces, quotes, <, >, & or /)", name));
 }
 
+// A crossbar: no flow is slowed inside the switch, its ports are the limit. Modelled as a shared
+// backplane with room for every port at full rate both ways, so it never binds. (A FATPIPE would
+// too, but SimGrid divides a FATPIPE's rate among flows by their route latency: measured 1.8x slow
+// steps for the ring edges that leave the rack on two-racks-4to1.)
+void size_nonblocking_switches(Topology& topology) {
+  double uplinks = 0;
+  for (RackSpec& rack : topology.racks) {
+    double ports = topology.spine ? rack.uplink.bandwidth_Bps : 0;
+    for (const NodeSpec& node : rack.nodes) ports += node.nic.bandwidth_Bps * node.nics;
+    if (rack.switch_nonblocking) rack.switch_link.bandwidth_Bps = 2 * ports;
+    uplinks += rack.uplink.bandwidth_Bps;
+  }
+  if (topology.spine && topology.spine_nonblocking) topology.spine->bandwidth_Bps = 2 * uplinks;
+}
+
 }  // namespace
+
+Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps = bandwidth_Bps;
+  size_nonblocking_switches(topology);
+  return topology;
+}
 
 Topology scaled_bandwidths(Topology topology, double factor) {
   for (RackSpec& rack : topology.racks) {
@@ -153,17 +175,11 @@ Topology load_topology(const std::filesystem::path& file) {
     }
     rack_reader.finish();
     rack.switch_nonblocking = rack.switch_link.bandwidth_Bps == 0;
-    // A crossbar: no flow is slowed inside the switch, NICs are the limit. Modelled as a shared
-    // backplane with room for every port at full rate both ways, so it never binds. (A FATPIPE would
-    // too, but SimGrid divides a FATPIPE's rate among flows by their route latency: measured 1.8x
-    // slow steps for the ring edges that leave the rack on two-racks-4to1.)
-    if (rack.switch_nonblocking) rack.switch_link.bandwidth_Bps = 2 * (nic_total + (racks.size() > 1 ? rack.uplink.bandwidth_Bps : 0));
     if (!names.insert(rack.name).second)
       rack_reader.fail("name", fmt::format("rack name \"{}\" is also a node name", rack.name));
     topology.racks.push_back(std::move(rack));
   }
-  if (topology.spine && topology.spine_nonblocking)  // a crossbar between racks: the uplinks are the limit
-    for (const RackSpec& rack : topology.racks) topology.spine->bandwidth_Bps += 2 * rack.uplink.bandwidth_Bps;
+  size_nonblocking_switches(topology);
   return topology;
 }
 

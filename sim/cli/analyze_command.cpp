@@ -48,15 +48,6 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
 
 std::string gbits(double bandwidth_Bps) { return fmt::format("{:g} Gbit/s", bandwidth_Bps * 8 / 1e9); }
 
-// Which rank a per-process stack belongs to, or whose NIC a link is, in words.
-std::string describe_link(const LinkUse& use, const std::vector<std::string>& hosts) {
-  for (std::size_t r = 0; r < hosts.size(); ++r)
-    if (use.link == hosts[r] + "-stack") return fmt::format("the network stack of rank {} ({})", r, hosts[r]);
-  if (use.link.find("-nic") != std::string::npos)
-    return fmt::format("NIC {} {}", use.link, use.direction == "up" ? "(outbound)" : use.direction == "down" ? "(inbound)" : "");
-  return fmt::format("{} {}", use.link, use.direction);
-}
-
 double slowest_gpu_speed(const Topology& topology, const std::vector<std::string>& hosts) {
   double speed = 0;
   for (const RackSpec& rack : topology.racks)
@@ -97,7 +88,7 @@ int analyze_command(int argc, char** argv) {
 
   const std::string topology_file = args.positional[0];
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
-  const Topology topology = scaled_bandwidths(load_topology(topology_file), model.link_bandwidth_scale);
+  const Topology topology = model.shape(load_topology(topology_file));
   check_platform_model(topology, model.platform_model(), args.value("--model").value_or(topology_file));
   const ClusterLayout layout = layout_of(topology);
   if (auto misfit = placement_misfit(placement, layout)) throw InputError(fmt::format("{}: {}", topology_file, *misfit));
@@ -147,9 +138,8 @@ int analyze_command(int argc, char** argv) {
                is_bottleneck ? "  <- bottleneck" : link.contended ? "" : "  (non-blocking)");
     links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", bandwidth}});
   }
-  fmt::print("# bottleneck: {} carries {} ring edge{} at {}: each step moves {} x S/{} through it\n",
-             describe_link(bottleneck.use, hosts), bottleneck.ring_edges, bottleneck.ring_edges == 1 ? "" : "s",
-             gbits(bottleneck.bandwidth_Bps), bottleneck.ring_edges, hosts.size());
+  fmt::print("# bottleneck: {}: each step moves {} x S/{} through it\n", describe_bottleneck(ring, bottleneck, hosts),
+             bottleneck.ring_edges, hosts.size());
   fmt::print("#{:>11} {:>16} {:>12}\n", "size", "predicted(us)", "busbw(GB/s)");
   nlohmann::json predicted = nlohmann::json::array();
   for (auto bytes : sizes) {

@@ -34,10 +34,16 @@ nlohmann::json ModelSettings::to_json() const {
     json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
                              {"sharing", process_stack->shared ? "shared" : "split"},
                              {"latency_s", process_stack->latency_s}};
+  if (nic_bandwidth_Bps) json["nic_bandwidth"] = fmt::format("{:g}Bps", *nic_bandwidth_Bps);
   if (nic_half_duplex) json["nic_sharing"] = "half-duplex";
   for (const BackgroundLoad& load : background)
     json["background"].push_back({{"link", load.link}, {"direction", load.direction}, {"fraction", load.fraction}});
   return json;
+}
+
+Topology ModelSettings::shape(Topology topology) const {
+  if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
+  return scaled_bandwidths(std::move(topology), link_bandwidth_scale);
 }
 
 ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
@@ -78,6 +84,7 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
     fields.finish();
     base.process_stack = parsed;
   }
+  if (auto bandwidth = reader.optional_bandwidth("nic_bandwidth")) base.nic_bandwidth_Bps = *bandwidth;
   if (auto sharing = reader.optional_string("nic_sharing")) {
     if (*sharing != "split-duplex" && *sharing != "half-duplex")
       reader.fail("nic_sharing", fmt::format("expected \"split-duplex\" (each direction at full bandwidth) or \"half-duplex\" "

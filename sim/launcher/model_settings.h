@@ -23,6 +23,8 @@ struct ModelSettings {
   // {"nic_ratio": 1, "sharing": "shared" | "split", "latency": "0us"}: a per-process network stack
   // on every rank's inter-node path (platform_xml.h). Absent = none.
   std::optional<ProcessStack> process_stack;
+  // "nic_bandwidth": "10Gbps": every NIC of a compact topology at this bandwidth (what-if upgrades).
+  std::optional<double> nic_bandwidth_Bps;
   // "nic_sharing": "split-duplex" (default: each direction has the NIC's bandwidth) | "half-duplex".
   bool nic_half_duplex = false;
   // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
@@ -30,9 +32,12 @@ struct ModelSettings {
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {
-    return link_bandwidth_scale != 1 || process_stack.has_value() || nic_half_duplex || !background.empty();
+    return link_bandwidth_scale != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
+           nic_bandwidth_Bps.has_value();
   }
   PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
+  // TOPOLOGY with this model's changes to its links (nic_bandwidth, then link_bandwidth_scale).
+  Topology shape(Topology topology) const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

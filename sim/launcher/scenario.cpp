@@ -107,8 +107,30 @@ Scenario load_scenario(const std::filesystem::path& file) {
   scenario.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
   if (const nlohmann::json* model = top.optional_value("model"))
     scenario.model = read_model(*model, name_of_file, top.path_of("model"), ModelSettings{});
+  if (const nlohmann::json* variants = top.optional_value("variants")) {
+    if (!variants->is_array() || variants->empty())
+      top.fail("variants", "expected a non-empty array such as [{\"name\": \"1 Gbit/s\", \"model\": {\"nic_bandwidth\": \"1Gbps\"}}]");
+    for (std::size_t i = 0; i < variants->size(); ++i) {
+      JsonObjectReader entry((*variants)[i], name_of_file, top.path_of("variants", i));
+      ScenarioVariant variant{entry.required_string("name"), scenario.model};
+      if (const nlohmann::json* model = entry.optional_value("model"))
+        variant.model = read_model(*model, name_of_file, entry.path_of("model"), scenario.model);
+      entry.finish();
+      for (const auto& earlier : scenario.variants)
+        if (earlier.name == variant.name) entry.fail("name", fmt::format("variant name \"{}\" is used twice", variant.name));
+      scenario.variants.push_back(std::move(variant));
+    }
+  }
   top.finish();
   return scenario;
+}
+
+Scenario scenario_for_variant(const Scenario& scenario, const ScenarioVariant& variant) {
+  Scenario one = scenario;
+  one.name = fmt::format("{} [{}]", scenario.name, variant.name);
+  one.model = variant.model;
+  one.variants.clear();
+  return one;
 }
 
 void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout) {

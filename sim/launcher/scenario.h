@@ -11,6 +11,13 @@
 
 namespace ringsim {
 
+// One model of a what-if comparison: the scenario's cases are simulated once per variant, each under
+// the scenario's "model" with the variant's keys merged over it.
+struct ScenarioVariant {
+  std::string name;
+  ModelSettings model;
+};
+
 struct Scenario {
   std::filesystem::path file;
   std::string name;
@@ -22,7 +29,11 @@ struct Scenario {
   int iterations = 5;
   int warmup = 1;
   ModelSettings model;
+  std::vector<ScenarioVariant> variants;  // empty: one run under `model`
 };
+
+// The scenario as run for one variant: its model, and its name suffixed with the variant's.
+Scenario scenario_for_variant(const Scenario& scenario, const ScenarioVariant& variant);
 
 // Reads and validates everything that needs no platform; throws InputError naming file and path.
 Scenario load_scenario(const std::filesystem::path& file);

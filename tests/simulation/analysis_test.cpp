@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 using namespace ringsim::testing;
@@ -159,4 +160,51 @@ TEST_CASE("--order optimized on cyclic placements recovers the block-order time 
     CHECK(optimized.at("time_s").get<double>() == doctest::Approx(optimized.at("block_time_s").get<double>()).epsilon(0.02));
     if (c.placement != "8-8") CHECK(optimized.at("cyclic_time_s").get<double>() > 1.5 * optimized.at("time_s").get<double>());
   }
+}
+
+TEST_CASE("the flagship scenario names per-process serialization as what makes block 4-3-1 slower, and NIC sharing for cyclic order") {
+  TempDir dir;
+  // The shipped scenario at one size (its variants and placements unchanged).
+  nlohmann::json flagship = read_json(RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json");
+  flagship["sizes"] = {"64MiB"};
+  flagship["iterations"] = 1;
+  flagship["topology"] = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
+  const auto scenario = dir.write("flagship.json", flagship.dump());
+  const auto run = run_ringsim("run " + scenario.string() + " --quiet --json " + (dir.path() / "r.json").string(), dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const auto results = read_json(dir.path() / "r.json");
+  auto time = [&](const std::string& variant, const std::string& placement, const std::string& order) {
+    for (const auto& row : results.at("results"))
+      if (row.at("variant") == variant && row.at("placement") == placement && row.at("order") == order) return row.at("time_s").get<double>();
+    FAIL("no row " << variant << " " << placement << " " << order);
+    return 0.0;
+  };
+  CHECK(time("process-stack", "4-3-1", "block") / time("process-stack", "4-2-2", "block") >= 1.8);
+  CHECK(time("plain", "4-3-1", "block") / time("plain", "4-2-2", "block") == doctest::Approx(1.0).epsilon(0.02));
+  const std::string findings = results.at("findings").dump();
+  CHECK(findings.find("Answer, 4-3-1 block against 4-2-2 block: slower under process-stack (2.00x), not under plain (1.00x); "
+                      "the mechanism is per-process send/receive serialization: the network stack of rank 7 (node2-gpu0)") !=
+        std::string::npos);
+  CHECK(findings.find("Answer, 4-2-2 cyclic against 4-2-2 block: slower under plain (2.00x), process-stack (2.00x); "
+                      "the mechanism is NIC sharing: NIC node0-nic") != std::string::npos);
+  CHECK(run.out.find("# Findings") != std::string::npos);
+}
+
+TEST_CASE("the network-upgrade what-if: each tenfold NIC upgrade shortens the 250 MB allreduce about tenfold") {
+  TempDir dir;
+  const auto run = run_ringsim("run " RINGSIM_SOURCE_DIR "/scenarios/network-upgrade-what-if.json --quiet --json " +
+                                   (dir.path() / "r.json").string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::map<std::string, double> time;
+  const nlohmann::json results = read_json(dir.path() / "r.json");
+  for (const auto& row : results.at("results")) time[row.at("variant")] = row.at("time_s");
+  REQUIRE(time.size() == 3);
+  // 3 ranks: each moves 2(N-1)/N x 250 MB = 333 MB through its NIC; SMPI's default factors add ~12%.
+  const double bound_1G = 4.0 / 3.0 * 250e6 / (1e9 / 8);
+  CHECK(time["1 Gbit/s NICs"] >= bound_1G);
+  CHECK(time["1 Gbit/s NICs"] <= 1.15 * bound_1G);
+  CHECK(time["100 Mbit/s NICs"] / time["1 Gbit/s NICs"] == doctest::Approx(10).epsilon(0.05));
+  CHECK(time["1 Gbit/s NICs"] / time["10 Gbit/s NICs"] == doctest::Approx(10).epsilon(0.05));
+  CHECK(run.out.find("# What-if") != std::string::npos);
 }

@@ -1,0 +1,145 @@
+#include "scenario_findings.h"
+
+#include "../../topologies/ring_analysis.h"
+#include "../common/units.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <iterator>
+#include <optional>
+
+namespace ringsim {
+namespace {
+
+// Differences below this are model noise, not a finding.
+constexpr double kSameWithin = 0.03;
+
+std::string case_label(const CaseResult& result) {
+  return result.spec.algorithm == "ring" ? result.spec.placement.label()
+                                         : fmt::format("{} {}", result.spec.placement.label(), result.spec.algorithm);
+}
+
+double time_at(const CaseResult& result, std::uint64_t bytes) {
+  for (const SizeResult& size : result.sizes)
+    if (size.bytes == bytes) return size.median_s();
+  return 0;
+}
+
+struct BottleneckWords {
+  std::string mechanism, description;
+};
+
+// The ring's bottleneck in words under the variant's model, when the analysis applies.
+std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, const ModelSettings& model, const Topology* topology,
+                                             const ClusterLayout& layout) {
+  if (topology == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
+  const auto hosts = hosts_of_ranks(result.spec.placement, layout);
+  const RingEmbedding ring = embed_ring(model.shape(*topology), model.platform_model(), hosts);
+  const Bottleneck bottleneck = find_bottleneck(ring);
+  return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
+}
+
+// The case CASE is compared with: the first earlier case of the same order and algorithm on another
+// placement (the placement's effect), else the first case (the order's effect).
+std::size_t reference_of(const std::vector<CaseResult>& results, std::size_t index) {
+  const SimulationCase& spec = results[index].spec;
+  for (std::size_t j = 0; j < index; ++j)
+    if (results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm == spec.algorithm &&
+        results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node)
+      return j;
+  return 0;
+}
+
+std::string format_duration(double seconds) {
+  return seconds >= 1 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.3f} ms", seconds * 1e3);
+}
+
+std::string prefix(const VariantRun& run) { return run.name.empty() ? "" : fmt::format("[{}] ", run.name); }
+
+}  // namespace
+
+std::vector<std::string> scenario_findings(const Scenario& scenario, const Topology* topology, const ClusterLayout& layout,
+                                           const std::vector<VariantRun>& runs) {
+  std::vector<std::string> findings;
+  if (runs.empty() || runs.front().results.empty()) return findings;
+  const std::uint64_t bytes = scenario.sizes.back();
+  const std::string size = format_bytes(bytes);
+
+  for (const VariantRun& run : runs) {
+    if (run.results.size() == 1)
+      if (const auto words = bottleneck_of(run.results.front(), run.model, topology, layout))
+        findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
+                                       format_duration(time_at(run.results.front(), bytes)), words->description));
+    for (std::size_t i = 1; i < run.results.size(); ++i) {
+      const CaseResult& other = run.results[i];
+      const CaseResult& base = run.results[reference_of(run.results, i)];
+      const double ratio = time_at(other, bytes) / time_at(base, bytes);
+      const auto words = bottleneck_of(other, run.model, topology, layout);
+      const auto base_words = bottleneck_of(base, run.model, topology, layout);
+      std::string sentence = fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
+                                         case_label(base), size);
+      if (words && base_words) {
+        if (std::abs(ratio - 1) < kSameWithin && words->description == base_words->description)
+          sentence += fmt::format(": the same; both are limited by {}.", words->description);
+        else if (std::abs(ratio - 1) < kSameWithin)
+          sentence += fmt::format(": the same; it is limited by {}, {} by {}.", words->description, case_label(base), base_words->description);
+        else
+          sentence += fmt::format(" because of {}{}: its bottleneck is {}; {}'s is {}.", words->mechanism,
+                                  base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
+                                  words->description, case_label(base), base_words->description);
+      } else {
+        sentence += ".";
+      }
+      findings.push_back(sentence);
+    }
+  }
+
+  // Which model produces each difference: the mechanism, when variants differ only in it.
+  if (runs.size() > 1)
+    for (std::size_t i = 1; i < runs.front().results.size(); ++i) {
+      std::vector<std::string> slower, same;
+      std::optional<BottleneckWords> mechanism;
+      const std::size_t reference = reference_of(runs.front().results, i);
+      for (const VariantRun& run : runs) {
+        if (i >= run.results.size()) continue;
+        const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
+        if (ratio > 1 + kSameWithin) {
+          slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
+          if (!mechanism) mechanism = bottleneck_of(run.results[i], run.model, topology, layout);
+        } else {
+          same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
+        }
+      }
+      const std::string pair =
+          fmt::format("{} against {}", case_label(runs.front().results[i]), case_label(runs.front().results[reference]));
+      if (slower.empty())
+        findings.push_back(fmt::format("Answer, {}: not slower under any model ({}).", pair, fmt::join(same, ", ")));
+      else
+        findings.push_back(fmt::format("Answer, {}: slower under {}{}{}.", pair, fmt::join(slower, ", "),
+                                       same.empty() ? "" : fmt::format(", not under {}", fmt::join(same, ", ")),
+                                       mechanism ? fmt::format("; the mechanism is {}: {}", mechanism->mechanism, mechanism->description) : ""));
+    }
+  return findings;
+}
+
+std::string variant_table(const std::vector<VariantRun>& runs) {
+  if (runs.size() < 2) return "";
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  const CaseResult& first = runs.front().results.front();
+  const std::uint64_t bytes = first.sizes.back().bytes;
+  fmt::format_to(it, "# What-if: median time at {} per case, its speed-up over variant \"{}\", and the time it saves per call\n",
+                 format_bytes(bytes), runs.front().name);
+  for (std::size_t c = 0; c < runs.front().results.size(); ++c) {
+    fmt::format_to(it, "#  {}\n", case_label(runs.front().results[c]));
+    const double reference = time_at(runs.front().results[c], bytes);
+    for (const VariantRun& run : runs) {
+      const double time = time_at(run.results[c], bytes);
+      fmt::format_to(it, "  {:>28} {:>14} {:>9.2f}x faster {:>14} saved\n", run.name, format_duration(time), reference / time,
+                     format_duration(std::abs(reference - time) < 1e-9 ? 0 : reference - time));
+    }
+  }
+  return fmt::to_string(out);
+}
+
+}  // namespace ringsim
