@@ -53,17 +53,7 @@ void collect_nodes(const simgrid::s4u::NetZone* zone, ClusterLayout& layout) {
 }
 
 ClusterLayout layout_of_simgrid_xml(const std::filesystem::path& file) {
-  if (!std::filesystem::is_regular_file(file))
-    throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
-  int argc = 2;
-  std::string program = "ringsim", quiet = "--log=root.thresh:critical";
-  char* argv[] = {program.data(), quiet.data(), nullptr};
-  simgrid::s4u::Engine engine(&argc, argv);
-  try {
-    engine.load_platform(file.string());
-  } catch (const std::exception& e) {
-    throw InputError(fmt::format("{}: not a valid SimGrid platform: {}", file.string(), e.what()));
-  }
+  const simgrid::s4u::Engine& engine = simgrid_platform(file);
   ClusterLayout layout;
   const simgrid::s4u::NetZone* root = engine.get_netzone_root();
   if (root->get_children().empty()) {
@@ -77,6 +67,31 @@ ClusterLayout layout_of_simgrid_xml(const std::filesystem::path& file) {
 }
 
 }  // namespace
+
+const simgrid::s4u::Engine& simgrid_platform(const std::filesystem::path& file) {
+  // SimGrid's engine is a process-wide singleton that loads one platform: keep it for later readers,
+  // until exit (never destroyed: SimGrid's teardown during static destruction is not something to rely on).
+  static simgrid::s4u::Engine* engine = nullptr;
+  static std::filesystem::path loaded;
+  if (engine) {
+    if (loaded != file)
+      throw InputError(fmt::format("{}: one SimGrid platform per run; {} is already loaded", file.string(), loaded.string()));
+    return *engine;
+  }
+  if (!std::filesystem::is_regular_file(file))
+    throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
+  int argc = 2;
+  std::string program = "ringsim", quiet = "--log=root.thresh:critical";
+  char* argv[] = {program.data(), quiet.data(), nullptr};
+  engine = new simgrid::s4u::Engine(&argc, argv);
+  try {
+    engine->load_platform(file.string());
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: not a valid SimGrid platform: {}", file.string(), e.what()));
+  }
+  loaded = file;
+  return *engine;
+}
 
 ClusterLayout layout_of(const Topology& topology) {
   ClusterLayout layout;

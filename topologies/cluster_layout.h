@@ -35,3 +35,15 @@ struct Platform {
 Platform load_platform(const std::filesystem::path& file);
 
 }  // namespace ringsim
+
+namespace simgrid::s4u {
+class Engine;
+}
+
+namespace ringsim {
+
+// SimGrid's engine with FILE loaded: created at the first call, then kept (SimGrid allows one engine
+// and one platform per process; another FILE is an InputError). Throws InputError for a bad file.
+const simgrid::s4u::Engine& simgrid_platform(const std::filesystem::path& file);
+
+}  // namespace ringsim

@@ -8,13 +8,12 @@
 namespace ringsim {
 namespace {
 
-// Position of every host in the topology's own listing: racks, nodes, GPUs (a NIC's GPUs are adjacent).
-std::map<std::string, int> locality_rank(const Topology& topology) {
+// Position of every host in the layout's listing: nodes in order, then their slots.
+std::map<std::string, int> locality_rank(const ClusterLayout& layout) {
   std::map<std::string, int> rank;
   int next = 0;
-  for (const RackSpec& rack : topology.racks)
-    for (const NodeSpec& node : rack.nodes)
-      for (int g = 0; g < node.gpus; ++g) rank[host_name(node, g)] = next++;
+  for (const NodeSlots& node : layout.nodes)
+    for (const std::string& host : node.hosts) rank[host] = next++;
   return rank;
 }
 
@@ -61,11 +60,11 @@ class RingSearch {
 
 }  // namespace
 
-OptimizedRingOrder optimize_ring_order(const Topology& topology, TopologyRoutes& routes,
+OptimizedRingOrder optimize_ring_order(const ClusterLayout& layout, TopologyRoutes& routes,
                                        const std::vector<std::string>& hosts, std::uint64_t bytes,
                                        double gpu_speed_flops) {
   RingSearch search(routes, bytes, gpu_speed_flops);
-  const auto rank = locality_rank(topology);
+  const auto rank = locality_rank(layout);
   std::vector<std::string> grouped = hosts;
   std::stable_sort(grouped.begin(), grouped.end(), [&](const auto& a, const auto& b) { return rank.at(a) < rank.at(b); });
   OptimizedRingOrder from_given = search.improve(hosts);

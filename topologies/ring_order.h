@@ -2,6 +2,7 @@
 // closed-form time on a topology, i.e. the load on its most loaded link direction.
 #pragma once
 
+#include "cluster_layout.h"
 #include "topology_graph.h"
 
 #include <cstdint>
@@ -17,8 +18,9 @@ struct OptimizedRingOrder {
 };
 
 // Local search (segment reversals and swaps, first improvement) from two starts: HOSTS as given and
-// HOSTS grouped by locality (rack, node, NIC, GPU, as listed in TOPOLOGY). Deterministic.
-OptimizedRingOrder optimize_ring_order(const Topology& topology, TopologyRoutes& routes,
+// HOSTS grouped by locality (nodes and their slots as LAYOUT lists them: for a compact topology rack
+// by rack, a NIC's GPUs adjacent). Deterministic.
+OptimizedRingOrder optimize_ring_order(const ClusterLayout& layout, TopologyRoutes& routes,
                                        const std::vector<std::string>& hosts, std::uint64_t bytes,
                                        double gpu_speed_flops);
 

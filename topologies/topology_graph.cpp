@@ -1,6 +1,7 @@
 #include "topology_graph.h"
 
 #include "../sim/common/input_error.h"
+#include "cluster_layout.h"
 
 // Under -fsanitize, GCC 12 reports a false -Wmaybe-uninitialized in Boost.Graph's named_graph.hpp
 // (a boost::optional); the suppression covers Boost's own lines only.
@@ -12,6 +13,9 @@
 #pragma GCC diagnostic pop
 #include <fmt/format.h>
 #include <iterator>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 
 namespace ringsim {
 namespace {
@@ -41,6 +45,7 @@ struct TopologyRoutes::Impl {
   std::map<std::string, VertexId> vertex;
   std::map<std::string, LinkProperties> links;
   std::map<LinkUse, double> background_fraction;
+  std::map<std::string, double> host_speed;  // compact topologies; SimGrid knows it for XML
   std::map<std::string, std::vector<VertexId>> trees;  // shortest-path predecessors per source host
   std::map<std::pair<std::string, std::string>, Route> routes;
 
@@ -79,6 +84,7 @@ struct TopologyRoutes::Impl {
         }
         for (int g = 0; g < node.gpus; ++g) {
           const std::string host = host_name(node, g);
+          host_speed[host] = node.gpu_speed_flops;
           if (nvlink) add_link(nvlink_port_name(node, g), node.intra, true, true);
           connect(host, fabric, nvlink ? nvlink_port_name(node, g) : intra_link_name(node), kFabricWeight);
           std::string stack_link;
@@ -115,7 +121,64 @@ struct TopologyRoutes::Impl {
     }
   }
 
+  // A hand-written platform: SimGrid's routes ("node0-nic_UP" is link node0-nic crossed up).
+  const simgrid::s4u::Engine* engine = nullptr;
+
+  Route simgrid_route(const std::string& from_host, const std::string& to_host) {
+    const auto* from = engine->host_by_name_or_null(from_host);
+    const auto* to = engine->host_by_name_or_null(to_host);
+    if (from == nullptr || to == nullptr)
+      throw InputError(fmt::format("platform {}: no host {}", topology_name, from == nullptr ? from_host : to_host));
+    std::vector<simgrid::s4u::Link*> hops;
+    double latency = 0;
+    try {
+      from->route_to(to, hops, &latency);
+    } catch (const std::exception& e) {
+      throw InputError(fmt::format("platform {}: no route from {} to {}: {}", topology_name, from_host, to_host, e.what()));
+    }
+    Route route;
+    route.latency_s = latency;
+    std::string previous = from_host;
+    for (const simgrid::s4u::Link* hop : hops) {
+      std::string name = hop->get_name(), direction = "shared";
+      for (const auto& [suffix, dir] : {std::pair{"_UP", "up"}, std::pair{"_DOWN", "down"}})
+        if (name.ends_with(suffix) && hop->get_sharing_policy() == simgrid::s4u::Link::SharingPolicy::SHARED &&
+            name.size() > std::string_view(suffix).size())
+          name.resize(name.size() - std::string_view(suffix).size()), direction = dir;
+      const bool fatpipe = hop->get_sharing_policy() == simgrid::s4u::Link::SharingPolicy::FATPIPE;
+      if (!(hop->get_bandwidth() > 0)) throw InputError(fmt::format("platform {}: link {} has no bandwidth", topology_name, name));
+      auto [it, added] = links.try_emplace(name, LinkProperties{hop->get_bandwidth(), hop->get_latency(), !fatpipe, direction != "shared"});
+      if (!added && direction != "shared") it->second.split = true;
+      route.hops.push_back({name, direction});
+      connect_vertices(previous, name);
+      previous = name;
+    }
+    connect_vertices(previous, to_host);
+    return route;
+  }
+
+  void connect_vertices(const std::string& a, const std::string& b) {
+    const VertexId u = add_vertex(a), v = add_vertex(b);
+    if (!boost::edge(u, v, graph).second) boost::add_edge(u, v, Edge{"", "", 1}, graph);
+  }
+
+  void build(const std::filesystem::path& file) {
+    topology_name = file.string();
+    engine = &simgrid_platform(file);
+    const auto hosts = engine->get_all_hosts();
+    if (hosts.empty()) throw InputError(fmt::format("{}: the platform declares no host", file.string()));
+    const std::string first = hosts.front()->get_name();
+    for (const auto* host : hosts) {
+      routes.emplace(std::make_pair(first, host->get_name()), simgrid_route(first, host->get_name()));
+      routes.emplace(std::make_pair(host->get_name(), first), simgrid_route(host->get_name(), first));
+    }
+    std::vector<int> component(boost::num_vertices(graph));
+    if (boost::connected_components(graph, component.data()) > 1)
+      throw InputError(fmt::format("{}: not every host reaches every other", file.string()));
+  }
+
   Route find_route(const std::string& from_host, const std::string& to_host) {
+    if (engine != nullptr) return simgrid_route(from_host, to_host);
     auto host_vertex = [&](const std::string& host) {
       auto it = vertex.find(host);
       if (it == vertex.end()) throw InputError(fmt::format("topology {}: no host {}", topology_name, host));
@@ -148,6 +211,10 @@ TopologyRoutes::TopologyRoutes(const Topology& topology, const PlatformModel& mo
   impl_->build(topology, model);
 }
 
+TopologyRoutes::TopologyRoutes(const std::filesystem::path& simgrid_xml) : impl_(std::make_unique<Impl>()) {
+  impl_->build(simgrid_xml);
+}
+
 TopologyRoutes::~TopologyRoutes() = default;
 
 const Route& TopologyRoutes::route(const std::string& from_host, const std::string& to_host) {
@@ -163,6 +230,15 @@ double TopologyRoutes::bandwidth_of(const LinkUse& use) const {
   auto loaded = impl_->background_fraction.find(use);
   const double left = loaded == impl_->background_fraction.end() ? 1 : 1 - loaded->second;
   return impl_->links.at(use.link).bandwidth_Bps * left;
+}
+
+double TopologyRoutes::host_speed_flops(const std::string& host) const {
+  if (impl_->engine != nullptr) {
+    const auto* found = impl_->engine->host_by_name_or_null(host);
+    if (found == nullptr) throw InputError(fmt::format("platform {}: no host {}", impl_->topology_name, host));
+    return found->get_speed();
+  }
+  return impl_->host_speed.at(host);
 }
 
 std::string TopologyRoutes::dot(const std::string& title) const {
@@ -188,7 +264,6 @@ std::string TopologyRoutes::dot(const std::string& title) const {
 
 RingEmbedding embed_ring(TopologyRoutes& routes, const std::vector<std::string>& hosts) {
   RingEmbedding ring;
-  ring.links = routes.links();
   const std::size_t n = hosts.size();
   for (std::size_t r = 0; r < n; ++r) {
     const Route& route = routes.route(hosts[r], hosts[(r + 1) % n]);
@@ -199,6 +274,7 @@ RingEmbedding embed_ring(TopologyRoutes& routes, const std::vector<std::string>&
     ring.routes.push_back(route.hops);
     ring.route_latency_s.push_back(route.latency_s);
   }
+  ring.links = routes.links();  // after the routes: a SimGrid platform's links are learnt from them
   return ring;
 }
 

@@ -11,6 +11,7 @@
 #include "platform_xml.h"
 #include "topology.h"
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,6 +45,9 @@ class TopologyRoutes {
   // Throws InputError when the graph is not connected, a link has no bandwidth, or a background load
   // names a link or direction the platform does not have.
   TopologyRoutes(const Topology& topology, const PlatformModel& model);
+  // The routes of a hand-written SimGrid XML platform, as SimGrid itself computes them; the graph holds
+  // its hosts and links, joined as routes cross them (from the first host to every other and back).
+  explicit TopologyRoutes(const std::filesystem::path& simgrid_xml);
   ~TopologyRoutes();
   TopologyRoutes(const TopologyRoutes&) = delete;
   TopologyRoutes& operator=(const TopologyRoutes&) = delete;
@@ -53,6 +57,8 @@ class TopologyRoutes {
   // Bandwidth of a link direction left to the ring: the link's, less its background load.
   double bandwidth_of(const LinkUse& use) const;
   std::string dot(const std::string& title) const;
+  // The flop rate of a host (rank slot), which charges the reduction.
+  double host_speed_flops(const std::string& host) const;
 
  private:
   struct Impl;

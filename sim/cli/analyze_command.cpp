@@ -13,13 +13,15 @@
 #include "results_output.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <cstdio>
 #include <fmt/format.h>
 
 namespace ringsim {
 namespace {
 
-constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json --placement P [--order block|cyclic|optimized]
+constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json|PLATFORM.xml --placement P [--order block|cyclic|optimized]
                        [--sizes 16MiB,64MiB] [--model MODEL.json] [--json FILE]
 
 Embeds the ring of placement P (e.g. 4-3-1) in the topology: the route of every ring edge (rank r to
@@ -29,7 +31,8 @@ of bandwidth), and the ring time in closed form for each size:
   + (N-1) reductions of S/N/4 flops
 which is what the simulation gives on the ideal model (network CM02, no cross traffic, factors none).
 A model file's process_stack, nic_sharing and background (README, "Model settings") reshape the links
-as in ringsim run; a process stack appears as a link of its own, "<host>-stack".
+as in ringsim run; a process stack appears as a link of its own, "<host>-stack". A hand-written SimGrid
+XML platform is analyzed on the routes SimGrid itself computes (nodes and slots as ringsim run sees them).
 
 --order optimized searches the rank order that minimises the predicted time at the largest size
 (local search from the cyclic order and from the hosts grouped by node) and reports its gain over
@@ -48,13 +51,9 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
 
 std::string gbits(double bandwidth_Bps) { return fmt::format("{:g} Gbit/s", bandwidth_Bps * 8 / 1e9); }
 
-double slowest_gpu_speed(const Topology& topology, const std::vector<std::string>& hosts) {
-  double speed = 0;
-  for (const RackSpec& rack : topology.racks)
-    for (const NodeSpec& node : rack.nodes)
-      for (int g = 0; g < node.gpus; ++g)
-        if (std::find(hosts.begin(), hosts.end(), host_name(node, g)) != hosts.end())
-          speed = speed == 0 ? node.gpu_speed_flops : std::min(speed, node.gpu_speed_flops);
+double slowest_speed(const TopologyRoutes& routes, const std::vector<std::string>& hosts) {
+  double speed = routes.host_speed_flops(hosts.front());
+  for (const std::string& host : hosts) speed = std::min(speed, routes.host_speed_flops(host));
   return speed;
 }
 
@@ -88,13 +87,25 @@ int analyze_command(int argc, char** argv) {
 
   const std::string topology_file = args.positional[0];
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
-  const Topology topology = model.shape(load_topology(topology_file));
-  check_platform_model(topology, model.platform_model(), args.value("--model").value_or(topology_file));
-  const ClusterLayout layout = layout_of(topology);
+  Platform platform = load_platform(topology_file);
+  std::unique_ptr<TopologyRoutes> routes_of_platform;
+  std::string platform_name = std::filesystem::path(topology_file).stem().string();
+  if (platform.topology) {
+    const Topology topology = model.shape(*platform.topology);
+    check_platform_model(topology, model.platform_model(), args.value("--model").value_or(topology_file));
+    routes_of_platform = std::make_unique<TopologyRoutes>(topology, model.platform_model());
+    platform_name = topology.name;
+  } else {
+    if (model.reshapes_platform())
+      throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, process_stack, nic_sharing and "
+                                   "background need a compact topology, not SimGrid XML", topology_file));
+    routes_of_platform = std::make_unique<TopologyRoutes>(platform.source);
+  }
+  TopologyRoutes& routes = *routes_of_platform;
+  const ClusterLayout& layout = platform.layout;
   if (auto misfit = placement_misfit(placement, layout)) throw InputError(fmt::format("{}: {}", topology_file, *misfit));
-  TopologyRoutes routes(topology, model.platform_model());
   std::vector<std::string> hosts = hosts_of_ranks(placement, layout);
-  const double gpu_speed = slowest_gpu_speed(topology, hosts);
+  const double gpu_speed = slowest_speed(routes, hosts);
   const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
 
   nlohmann::json order_json;
@@ -104,7 +115,7 @@ int analyze_command(int argc, char** argv) {
     block.order = RankOrder::block;
     const double cyclic_time = predicted_ring_time(embed_ring(routes, hosts), largest, gpu_speed);
     const double block_time = predicted_ring_time(embed_ring(routes, hosts_of_ranks(block, layout)), largest, gpu_speed);
-    const OptimizedRingOrder best = optimize_ring_order(topology, routes, hosts, largest, gpu_speed);
+    const OptimizedRingOrder best = optimize_ring_order(layout, routes, hosts, largest, gpu_speed);
     hosts = best.hosts;
     order_label = placement.ranks_text() + " optimized";
     fmt::print("# optimized rank order at {} bytes: {:.2f} us, {:.2f}x faster than cyclic ({:.2f} us), {:+.2f}% against block ({:.2f} us)\n",
@@ -118,15 +129,18 @@ int analyze_command(int argc, char** argv) {
   const RingEmbedding ring = embed_ring(routes, hosts);
   const Bottleneck bottleneck = find_bottleneck(ring);
   // The nodes in ring order, runs of one node written once: "node0 x4, node1 x3, node2".
+  std::map<std::string, std::string> node_of_host;
+  for (const NodeSlots& node : layout.nodes)
+    for (const std::string& host : node.hosts) node_of_host[host] = node.name;
   std::vector<std::pair<std::string, int>> runs;
   for (const std::string& host : hosts) {
-    const std::string node = host.substr(0, host.rfind("-gpu"));
+    const std::string& node = node_of_host.at(host);
     if (runs.empty() || runs.back().first != node) runs.emplace_back(node, 0);
     ++runs.back().second;
   }
   std::vector<std::string> nodes;
   for (const auto& [node, count] : runs) nodes.push_back(count == 1 ? node : fmt::format("{} x{}", node, count));
-  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", topology.name, order_label,
+  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", platform_name, order_label,
              hosts.size(), fmt::join(nodes, ", "));
   fmt::print("#{:>24} {:>10} {:>11} {:>14}\n", "link", "direction", "ring edges", "bandwidth");
   nlohmann::json links = nlohmann::json::array();

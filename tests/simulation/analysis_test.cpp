@@ -208,3 +208,25 @@ TEST_CASE("the network-upgrade what-if: each tenfold NIC upgrade shortens the 25
   CHECK(time["1 Gbit/s NICs"] / time["10 Gbit/s NICs"] == doctest::Approx(10).epsilon(0.05));
   CHECK(run.out.find("# What-if") != std::string::npos);
 }
+
+TEST_CASE("analyze reads SimGrid XML on SimGrid's own routes and agrees with the compact topology it came from") {
+  TempDir dir;
+  for (const std::string name : {"two-racks-4to1", "dgx-a100-pair", "seed-rack"}) {
+    CAPTURE(name);
+    const std::string topology = std::string(RINGSIM_SOURCE_DIR "/topologies/") + name + ".json";
+    const auto xml = dir.path() / (name + ".xml");
+    REQUIRE(run_ringsim("platform " + topology + " -o " + xml.string(), dir.path()).exit_code == 0);
+    const std::string placement = name == "seed-rack" ? "4-3-1" : name == "dgx-a100-pair" ? "8-8" : "4-4-4-4-4-4-4-4";
+    std::vector<nlohmann::json> analyses;
+    for (const auto& source : {std::filesystem::path(topology), xml}) {
+      const auto out = dir.path() / (name + source.extension().string() + ".analysis");
+      const auto run = run_ringsim("analyze " + source.string() + " --placement " + placement + " --order cyclic --json " + out.string(),
+                                   dir.path());
+      REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+      analyses.push_back(read_json(out));
+    }
+    CHECK(analyses[1].at("predicted")[0].at("time_s").get<double>() ==
+          doctest::Approx(analyses[0].at("predicted")[0].at("time_s").get<double>()).epsilon(1e-9));
+    CHECK(analyses[1].at("bottleneck") == analyses[0].at("bottleneck"));
+  }
+}
