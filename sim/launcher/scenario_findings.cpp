@@ -128,15 +128,16 @@ std::string variant_table(const std::vector<VariantRun>& runs) {
   auto it = std::back_inserter(out);
   const CaseResult& first = runs.front().results.front();
   const std::uint64_t bytes = first.sizes.back().bytes;
-  fmt::format_to(it, "# What-if: median time at {} per case, its speed-up over variant \"{}\", and the time it saves per call\n",
+  fmt::format_to(it, "# What-if at {}: each case's median time per variant, speed-up and time saved per call against \"{}\"\n",
                  format_bytes(bytes), runs.front().name);
+  fmt::format_to(it, "#{:>29} {:>14} {:>10} {:>14}\n", "variant", "time", "speed-up", "saved");
   for (std::size_t c = 0; c < runs.front().results.size(); ++c) {
     fmt::format_to(it, "#  {}\n", case_label(runs.front().results[c]));
     const double reference = time_at(runs.front().results[c], bytes);
     for (const VariantRun& run : runs) {
       const double time = time_at(run.results[c], bytes);
-      fmt::format_to(it, "  {:>28} {:>14} {:>9.2f}x faster {:>14} saved\n", run.name, format_duration(time), reference / time,
-                     format_duration(std::abs(reference - time) < 1e-9 ? 0 : reference - time));
+      const double saved = std::abs(reference - time) < 1e-6 * reference ? 0 : reference - time;
+      fmt::format_to(it, " {:>29} {:>14} {:>9.2f}x {:>14}\n", run.name, format_duration(time), reference / time, format_duration(saved));
     }
   }
   return fmt::to_string(out);
