@@ -48,6 +48,12 @@ CaseResult read_case_report(const std::filesystem::path& report_file, const Simu
       size.bytes = entry.at("bytes").get<std::uint64_t>();
       size.times_s = entry.at("times_s").get<std::vector<double>>();
       if (!entry.at("wrong").is_null()) size.wrong = entry.at("wrong").get<long long>();
+      // Reports of the library's MPI_Allreduce carry null: its messages were not counted.
+      if (const auto traffic = entry.find("traffic"); traffic != entry.end() && !traffic->is_null())
+        size.traffic = TrafficSummary{traffic->at("max_rank_sent_bytes").get<std::uint64_t>(),
+                                      traffic->at("max_rank_recv_bytes").get<std::uint64_t>(),
+                                      traffic->at("total_bytes").get<std::uint64_t>(),
+                                      traffic->at("steps").get<std::uint64_t>()};
       result.sizes.push_back(std::move(size));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -1,6 +1,7 @@
 // Results of simulated (or measured) cases, and the results JSON of README "Results".
 #pragma once
 
+#include "algorithm_costs.h"
 #include "model_settings.h"
 #include "placement.h"
 
@@ -17,10 +18,21 @@ struct SimulationCase {
   std::string algorithm;
 };
 
+// What the ranks put on the wire in one call, from the rank program's counted sends (README
+// "Results": traffic). steps: the most point-to-point messages one rank sent.
+struct TrafficSummary {
+  std::uint64_t max_rank_sent_bytes = 0;
+  std::uint64_t max_rank_recv_bytes = 0;
+  std::uint64_t total_bytes = 0;  // sent, summed over ranks
+  std::uint64_t steps = 0;
+};
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::vector<double> times_s;  // slowest rank's time per timed iteration
   std::optional<long long> wrong;  // nullopt: buffers were not checked
+  std::optional<TrafficSummary> traffic = std::nullopt;  // nullopt: not counted (the library's allreduce)
+  std::optional<double> closed_form_s = std::nullopt;    // algorithm_costs.h, when it applies to the case
 
   double median_s() const;
   double min_s() const;
@@ -31,6 +43,7 @@ struct CaseResult {
   SimulationCase spec;
   int ranks = 0;
   std::vector<SizeResult> sizes;
+  std::optional<CostParameters> cost_model = std::nullopt;  // compact topologies only (case_costs.h)
 };
 
 // nccl-tests' definitions: algbw = S/t; busbw = algbw * 2(n-1)/n for allreduce. GB/s = 1e9 B/s.

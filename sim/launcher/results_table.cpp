@@ -2,6 +2,7 @@
 
 #include "../common/units.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iterator>
 
@@ -24,6 +25,20 @@ std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& lay
   return fmt::format("ring visits nodes {}", fmt::join(parts, ","));
 }
 
+// Per-rank traffic columns help when algorithms are compared (the ring's 2(N-1)/N against a server's
+// N-1); a ring-only scenario keeps nccl-tests' columns.
+bool shows_traffic(const Scenario& scenario) {
+  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& a) { return a != "ring"; });
+}
+
+// Max bytes one rank sent and received, in units of the buffer size, and its most messages sent.
+std::string traffic_columns(const SizeResult& size) {
+  if (!size.traffic) return fmt::format(" {:>7} {:>7} {:>6}", "N/A", "N/A", "N/A");
+  const double s = static_cast<double>(size.bytes);
+  return fmt::format(" {:>7.3f} {:>7.3f} {:>6}", static_cast<double>(size.traffic->max_rank_sent_bytes) / s,
+                     static_cast<double>(size.traffic->max_rank_recv_bytes) / s, size.traffic->steps);
+}
+
 }  // namespace
 
 std::string case_table(const CaseResult& result, const Scenario& scenario, const ClusterLayout& layout) {
@@ -32,13 +47,15 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
   fmt::format_to(it, "# {}: {} ranks ({}); median of {} iteration{} after {} warm-up\n", case_name(result),
                  result.ranks, rank_layout(result.spec.placement, layout), scenario.iterations,
                  scenario.iterations == 1 ? "" : "s", scenario.warmup);
-  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}\n", "size", "count", "type", "time(us)",
-                 "algbw(GB/s)", "busbw(GB/s)", "#wrong");
+  const bool traffic = shows_traffic(scenario);
+  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}\n", "size", "count", "type", "time(us)",
+                 "algbw(GB/s)", "busbw(GB/s)", "#wrong",
+                 traffic ? fmt::format(" {:>7} {:>7} {:>6}", "sent/S", "recv/S", "msgs") : "");
   for (const SizeResult& size : result.sizes) {
     const double time = size.median_s();
-    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}\n", size.bytes, size.bytes / 4,
+    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}\n", size.bytes, size.bytes / 4,
                    "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks),
-                   size.wrong ? std::to_string(*size.wrong) : "N/A");
+                   size.wrong ? std::to_string(*size.wrong) : "N/A", traffic ? traffic_columns(size) : "");
   }
   return fmt::to_string(out);
 }

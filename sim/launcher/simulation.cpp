@@ -3,6 +3,7 @@
 #include "../../topologies/platform_xml.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
+#include "case_costs.h"
 #include "case_jobs.h"
 #include "smpi_case.h"
 #include "work_directory.h"
@@ -41,7 +42,10 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
     fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs.size(),
                plural(jobs.size(), "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
                options.jobs);
-  return run_case_jobs(jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+  auto results = run_case_jobs(jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+  if (results && platform.topology)
+    add_cost_models(*results, scenario.model.shape(*platform.topology), platform.layout);
+  return results;
 }
 
 }  // namespace ringsim

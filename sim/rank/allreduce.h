@@ -1,9 +1,12 @@
 // The interface between the harness (rank_main.cpp) and the allreduce algorithms (one file each),
-// as nccl-tests separates all_reduce.cu from common.cu. Algorithms are plain MPI on float sums.
+// as nccl-tests separates all_reduce.cu from common.cu. Algorithms are plain MPI on float sums; they
+// move data only through AllreduceContext's send/isend/irecv/sendrecv, thin wrappers that count the
+// rank's traffic and then call MPI (counted_mpi.cpp).
 #pragma once
 
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,15 +14,31 @@
 
 namespace ringsim {
 
-enum class StepPhase : int { scatter_reduce = 0, allgather = 1 };
+// What a step does. The values are the "phase" column of the events file, whose "phase_names" array
+// (kStepPhaseNames, index = value) lets readers name them without this header.
+enum class StepPhase : int {
+  scatter_reduce = 0,  // ring: receive a segment, add it to ours
+  allgather = 1,       // ring, rabenseifner: receive a reduced segment
+  reduce = 2,          // trees: receive a partial sum and add it (or send ours up)
+  broadcast = 3,       // trees: receive the result (or send it down)
+  exchange = 4,        // recursive doubling / halving: swap with a partner and add
+  fold = 5,            // non-powers of two: an extra rank hands its data to a partner first
+  unfold = 6,          // ... and gets the result back at the end
+  push = 7,            // parameter server: a shard travels to its server
+  pull = 8,            // parameter server: the reduced shard travels back
+  library = 9,         // the MPI library's own MPI_Allreduce, one step
+};
+inline constexpr std::array<std::string_view, 10> kStepPhaseNames{
+    "scatter_reduce", "allgather", "reduce", "broadcast", "exchange", "fold", "unfold", "push", "pull", "library"};
+static_assert(static_cast<std::size_t>(StepPhase::library) + 1 == kStepPhaseNames.size());
 
 // One step of one rank, timed with MPI_Wtime (simulated time under SMPI).
 struct StepEvent {
   StepPhase phase;
   int step;
-  int chunk;           // index of the segment received in this step
-  int peer;            // rank received from
-  std::uint64_t bytes; // bytes received in this step
+  int chunk;           // index of the segment received in this step (algorithm-specific numbering)
+  int peer;            // rank received from; in a step that only sends, the rank sent to
+  std::uint64_t bytes; // bytes received in this step; in a step that only sends, bytes sent
   double start_s;
   double end_s;
 };
@@ -48,9 +67,19 @@ class LocalKernels {
   void sum_into(float* dst, const float* src, std::size_t count) const;
   // dst[i] = src[i]; a local copy, free in simulated time (device memory bandwidth >> network).
   void copy(float* dst, const float* src, std::size_t count) const;
+  // False when buffers are SMPI-shared: then receives may land in the shared scratch together.
+  bool hold_values() const { return buffers_hold_values_; }
 
  private:
   bool buffers_hold_values_;
+};
+
+// What one rank put on the wire during one call. Bytes are counted when a send or receive is posted
+// (every algorithm receives exactly what it posts); messages_sent counts point-to-point sends.
+struct TrafficCounts {
+  std::uint64_t sent_bytes = 0;
+  std::uint64_t recv_bytes = 0;
+  std::uint64_t messages_sent = 0;
 };
 
 struct AllreduceContext {
@@ -59,15 +88,42 @@ struct AllreduceContext {
   int size;
   const LocalKernels& kernels;
   StepLog& log;
-  float* scratch;  // `count` floats the algorithm may use freely
+  float* scratch;                        // `count` floats the algorithm may use freely
+  TrafficCounts& traffic;                // what the wrappers below have counted
+  const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h)
+
+  // MPI_Send / MPI_Isend / MPI_Irecv / MPI_Sendrecv of floats on `comm`, counted first.
+  void send(const float* buffer, std::size_t count, int peer, int tag);
+  void isend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
+  void irecv(float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
+  void recv(float* buffer, std::size_t count, int peer, int tag);
+  void sendrecv(const float* send_buffer, std::size_t send_count, int destination, float* recv_buffer,
+                std::size_t recv_count, int source, int tag);
 };
 
 // Sums `input` over all ranks into `output` (both `count` floats; distinct buffers).
 using AllreduceFn = void (*)(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 
-// nullptr for an unknown name. The table is allreduce_registry.cpp; names in algorithm_catalog.h.
-AllreduceFn find_allreduce(std::string_view name);
+struct AllreduceAlgorithm {
+  AllreduceFn run = nullptr;
+  // False when the algorithm moves data outside the counted wrappers (the MPI library's own
+  // MPI_Allreduce): its traffic is unknown and reported as null.
+  bool traffic_counted = true;
+};
+
+// run == nullptr for an unknown name. The table is allreduce_registry.cpp; names in algorithm_catalog.h.
+AllreduceAlgorithm find_allreduce(std::string_view name);
 
 void ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void ring_pipelined_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx,
+                              std::size_t segment_bytes);
+void ring_bidir_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void parameter_server_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx,
+                                int servers);
+void reduce_bcast_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void recursive_doubling_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void rabenseifner_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void hierarchical_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void mpi_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 
 }  // namespace ringsim

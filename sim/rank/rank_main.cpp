@@ -3,6 +3,7 @@
 // Builds unchanged as an SMPI shared object (sim time) and against Open MPI (wall time).
 #include "allreduce.h"
 #include "rank_memory.h"
+#include "rank_nodes.h"
 #include "rank_options.h"
 
 #include <mpi.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 
 namespace ringsim {
 namespace {
@@ -28,11 +30,35 @@ std::array<float, kPattern> expected_sums(int ranks) {
   return sums;
 }
 
+// Rank 0's summary of every rank's counts for one call (README "Results": traffic). Steps are the
+// point-to-point messages a rank sends; the maximum over ranks is reported.
+struct TrafficSummary {
+  std::uint64_t max_rank_sent_bytes = 0;
+  std::uint64_t max_rank_recv_bytes = 0;
+  std::uint64_t total_bytes = 0;  // sent by all ranks together
+  std::uint64_t steps = 0;
+};
+
 struct SizeOutcome {
   std::vector<double> times_s;  // slowest rank per timed iteration (rank 0 only)
   long long wrong = -1;         // -1: not checked (shared buffers)
   std::vector<double> events;   // rank 0: flattened events of all ranks, 8 values each
+  TrafficSummary traffic;       // rank 0: of the last timed iteration
 };
+
+TrafficSummary gather_traffic(const TrafficCounts& mine, int rank, int size) {
+  const std::uint64_t counts[3] = {mine.sent_bytes, mine.recv_bytes, mine.messages_sent};
+  std::vector<std::uint64_t> all(rank == 0 ? 3 * static_cast<std::size_t>(size) : 0);
+  MPI_Gather(counts, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  TrafficSummary summary;
+  for (std::size_t r = 0; r < all.size() / 3; ++r) {
+    summary.max_rank_sent_bytes = std::max(summary.max_rank_sent_bytes, all[3 * r]);
+    summary.max_rank_recv_bytes = std::max(summary.max_rank_recv_bytes, all[3 * r + 1]);
+    summary.total_bytes += all[3 * r];
+    summary.steps = std::max(summary.steps, all[3 * r + 2]);
+  }
+  return summary;
+}
 
 std::vector<double> flatten(const std::vector<StepEvent>& events, int rank) {
   std::vector<double> flat;
@@ -58,7 +84,8 @@ std::vector<double> gather_events(const std::vector<double>& mine, int rank, int
   return all;
 }
 
-SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, std::uint64_t bytes, int rank, int size) {
+SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, const std::vector<int>& node_of_rank,
+                     std::uint64_t bytes, int rank, int size) {
   const std::size_t count = bytes / sizeof(float);
   const bool hold_values = bytes * static_cast<std::uint64_t>(size) <= options.check_limit_bytes;
   RankBuffers buffers(count, hold_values);
@@ -67,13 +94,15 @@ SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, std::uin
 
   const LocalKernels kernels(buffers.hold_values());
   StepLog log(!options.events_file.empty());
-  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch()};
+  TrafficCounts traffic;
+  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch(), traffic, node_of_rank};
 
   for (int w = 0; w < options.warmup; ++w) allreduce(buffers.input(), buffers.output(), count, ctx);
 
   SizeOutcome outcome;
   for (int it = 0; it < options.iterations; ++it) {
     log.clear();
+    traffic = {};
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
     allreduce(buffers.input(), buffers.output(), count, ctx);
@@ -90,6 +119,7 @@ SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, std::uin
     MPI_Reduce(&wrong, &outcome.wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   }
   if (!options.events_file.empty()) outcome.events = gather_events(flatten(log.events(), rank), rank, size);
+  outcome.traffic = gather_traffic(traffic, rank, size);
   return outcome;
 }
 
@@ -105,8 +135,8 @@ int main(int argc, char** argv) {
 
   RankOptions options;
   std::string error = parse_rank_options(argc, argv, options);
-  AllreduceFn allreduce = find_allreduce(options.algorithm);
-  if (error.empty() && allreduce == nullptr) error = "unknown algorithm " + options.algorithm;
+  const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
+  if (error.empty() && algorithm.run == nullptr) error = "unknown algorithm " + options.algorithm;
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -117,16 +147,27 @@ int main(int argc, char** argv) {
                            {"smpi", running_under_smpi()}, {"sizes", nlohmann::json::array()}};
   std::ofstream events_out;
   if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
+  const nlohmann::json phase_names(kStepPhaseNames);
+  // Before any timing: hierarchical needs every rank's node.
+  const std::vector<int> node_of_rank = rank_node_indices(MPI_COMM_WORLD);
 
   for (std::uint64_t bytes : options.sizes) {
-    SizeOutcome outcome = run_size(allreduce, options, bytes, rank, size);
+    SizeOutcome outcome = run_size(algorithm.run, options, node_of_rank, bytes, rank, size);
     if (rank != 0) continue;
     nlohmann::json entry = {{"bytes", bytes}, {"count", bytes / sizeof(float)}, {"times_s", outcome.times_s}};
     entry["wrong"] = outcome.wrong < 0 ? nlohmann::json() : nlohmann::json(outcome.wrong);
+    const TrafficSummary& t = outcome.traffic;
+    entry["traffic"] = !algorithm.traffic_counted
+                           ? nlohmann::json()
+                           : nlohmann::json({{"max_rank_sent_bytes", t.max_rank_sent_bytes},
+                                             {"max_rank_recv_bytes", t.max_rank_recv_bytes},
+                                             {"total_bytes", t.total_bytes},
+                                             {"steps", t.steps}});
     report["sizes"].push_back(entry);
     if (events_out.is_open())
       events_out << nlohmann::json({{"bytes", bytes},
                                     {"fields", {"rank", "phase", "step", "chunk", "peer", "bytes", "start_s", "end_s"}},
+                                    {"phase_names", phase_names},
                                     {"values", outcome.events}})
                  << '\n';
     std::printf("ringsim-rank: %s %d ranks %llu bytes done\n", options.algorithm.c_str(), size,

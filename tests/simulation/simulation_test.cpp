@@ -112,7 +112,14 @@ TEST_CASE("a hand-written SimGrid XML topology gives the same times as the compa
     const auto run = run_ringsim("run " + file.string() + " --quiet --json " + (dir.path() / out).string(), dir.path());
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   }
-  const auto a = read_json(dir.path() / "j.out"), b = read_json(dir.path() / "x.out");
+  auto a = read_json(dir.path() / "j.out");
+  const auto b = read_json(dir.path() / "x.out");
+  // Only a compact topology gives the alpha-beta-gamma view (algorithm_costs.h); the rest is the same.
+  for (auto& row : a.at("results")) {
+    CHECK(row.contains("cost_model"));
+    row.erase("cost_model");
+    row.erase("closed_form_s");
+  }
   CHECK(a.at("results") == b.at("results"));
   CHECK(row_of(b, "4-2-2", "cyclic", 16u << 20).at("time_s").get<double>() >
         1.9 * row_of(b, "4-3-1", "block", 16u << 20).at("time_s").get<double>());

@@ -1,0 +1,153 @@
+// Whole-program tests of the allreduce algorithms (sim/rank/algorithm_catalog.h): every one sums
+// exactly for N = 1..17, the traffic counts are the textbook ones, and on the ideal model each
+// simulated time is its closed form (sim/launcher/algorithm_costs.h).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "../../sim/rank/algorithm_catalog.h"
+#include "../unit/temp_files.h"
+#include "ringsim_process.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+using namespace ringsim::testing;
+
+namespace {
+
+constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
+
+std::string algorithm_list(bool with_library) {
+  std::string list;
+  for (const auto& info : ringsim::kAlgorithmCatalog)
+    if (with_library || info.name != "mpi") list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
+  return "[" + list + "]";
+}
+
+std::string scenario(const std::string& topology, const std::string& placements, const std::string& algorithms,
+                     const std::string& sizes, const std::string& model, int warmup) {
+  return R"({"name": "algorithms", "topology": ")" + topology + R"(", "placements": )" + placements +
+         R"(, "algorithms": )" + algorithms + R"(, "sizes": )" + sizes + R"(, "iterations": 1, "warmup": )" +
+         std::to_string(warmup) + R"(, "model": )" + model + "}";
+}
+
+// Runs SCENARIO_TEXT with --jobs 2 and returns the results JSON.
+nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
+  const auto file = dir.write("scenario.json", scenario_text);
+  const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string() +
+                                   extra + " > " + (dir.path() / "table.txt").string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  return read_json(dir.path() / "r.json");
+}
+
+const nlohmann::json& row_for(const nlohmann::json& results, const std::string& algorithm, int ranks) {
+  for (const auto& row : results.at("results"))
+    if (row.at("algorithm") == algorithm && row.at("ranks") == ranks) return row;
+  throw std::runtime_error("no result row for " + algorithm + " with " + std::to_string(ranks) + " ranks");
+}
+
+}  // namespace
+
+TEST_CASE("every algorithm sums exactly for N = 1..17 with counts not divisible by N") {
+  TempDir dir;
+  auto topology = dir.write("five.json", R"({"racks": [{"nodes": [{"name": "n", "count": 5, "gpus": 4}]}]})");
+  // One placement per N over up to five 4-GPU nodes, block and cyclic, uneven nodes included.
+  const std::string placements = R"(["1", "2", "1-1-1", "2-2", {"ranks": "2-2-1", "order": "cyclic"}, "3-3",
+      "4-3", {"ranks": "4-3-1", "order": "cyclic"}, "3-3-3", "4-4-2", "4-4-3", "4-4-4",
+      {"ranks": "4-4-4-1", "order": "cyclic"}, "4-4-4-2", "4-4-4-3", "4-4-4-4", {"ranks": "4-4-4-4-1", "order": "cyclic"}])";
+  // 1 float (fewer elements than ranks), 17, 1009 and 65537 floats.
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, algorithm_list(true),
+                                                  "[4, 68, 4036, 262148]", "{}", 1));
+  REQUIRE(results.at("results").size() == 17 * 4 * ringsim::kAlgorithmCatalog.size());
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+    seen.insert({row.at("algorithm").get<std::string>(), row.at("ranks").get<int>()});
+  }
+  CHECK(seen.size() == 17 * ringsim::kAlgorithmCatalog.size());  // every algorithm at every N
+}
+
+TEST_CASE("the ring's per-rank traffic stays 2(N-1)/N S while a single parameter server's is (N-1) S") {
+  TempDir dir;
+  const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
+  const std::string placements = R"(["2", "4", "4-4", "4-4-4-4", "4-4-4-4-4-4-4-4"])";
+  const std::uint64_t bytes = 1u << 20;
+  const auto results = run_scenario(
+      dir, scenario(topology, placements, R"(["ring", "parameter_server", "mpi"])", "[1048576]", "{}", 0),
+      " --out " + (dir.path() / "cases").string());
+  for (int n : {2, 4, 8, 16, 32}) {
+    CAPTURE(n);
+    const auto& ring = row_for(results, "ring", n).at("traffic");
+    const double per_rank = 2.0 * (n - 1) / n * bytes;
+    CHECK(ring.at("max_rank_sent_bytes").get<double>() == doctest::Approx(per_rank).epsilon(0.01));
+    CHECK(ring.at("max_rank_recv_bytes").get<double>() == doctest::Approx(per_rank).epsilon(0.01));
+    CHECK(ring.at("total_bytes").get<double>() == doctest::Approx(n * per_rank).epsilon(0.01));
+    CHECK(ring.at("steps") == 2 * (n - 1));
+    const auto& server = row_for(results, "parameter_server", n).at("traffic");
+    CHECK(server.at("max_rank_recv_bytes") == (n - 1) * bytes);
+    CHECK(server.at("max_rank_sent_bytes") == (n - 1) * bytes);
+    CHECK(server.at("total_bytes") == 2 * (n - 1) * bytes);  // the same total as the ring: only its spread differs
+    CHECK(row_for(results, "mpi", n).at("traffic").is_null());
+  }
+  // The table shows the per-rank traffic in units of S once algorithms are compared.
+  const std::string table = read_text(dir.path() / "table.txt");
+  CHECK(table.find("sent/S  recv/S   msgs") != std::string::npos);
+  CHECK(table.find("  31.000  31.000     31") != std::string::npos);  // the server with 32 ranks
+  // Events name their phases, so a reader needs no rank header.
+  bool found_events = false;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path() / "cases"))
+    if (entry.path().filename() == "events.jsonl") {
+      std::ifstream in(entry.path());
+      std::string line;
+      std::getline(in, line);
+      const auto names = nlohmann::json::parse(line).at("phase_names");
+      CHECK(names[0] == "scatter_reduce");
+      CHECK(names[7] == "push");
+      found_events = true;
+    }
+  CHECK(found_events);
+}
+
+TEST_CASE("ideal model: every algorithm is within 3 percent of its closed form at 64 MiB for N = 8 and 16") {
+  TempDir dir;
+  // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
+  auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 16, "gpus": 1}]}]})");
+  const std::string placements = R"(["1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1"])";
+  const auto results = run_scenario(
+      dir, scenario(topology.string(), placements, algorithm_list(false), R"(["64MiB"])", kIdealModel, 0));
+  for (const auto& info : ringsim::kAlgorithmCatalog) {
+    if (info.name == "mpi") continue;
+    for (int n : {8, 16}) {
+      const auto& row = row_for(results, std::string(info.name), n);
+      CAPTURE(row.dump());
+      REQUIRE(row.contains("closed_form_s"));
+      CHECK(row.at("time_s").get<double>() == doctest::Approx(row.at("closed_form_s").get<double>()).epsilon(0.03));
+      // alpha: NIC + switch + NIC latency; beta: the 10 Gbps NIC; gamma: 1 flop per 4 bytes at 1 Tf.
+      CHECK(row.at("cost_model").at("alpha_s").get<double>() == doctest::Approx(3e-6));
+      CHECK(row.at("cost_model").at("beta_s_per_byte").get<double>() == doctest::Approx(8 / 10e9));
+      CHECK(row.at("cost_model").at("gamma_s_per_byte").get<double>() == doctest::Approx(0.25e-12));
+    }
+  }
+  // What a student should see: a single server's link carries (N-1) S each way against the ring's
+  // 2(N-1)/N S, so it takes about N/2 x 2 = N times as long.
+  CHECK(row_for(results, "parameter_server", 16).at("time_s").get<double>() >
+        0.9 * 16 * row_for(results, "ring", 16).at("time_s").get<double>());
+}
+
+TEST_CASE("ideal model: hierarchical on 4 nodes x 4 ranks is within 3 percent of its closed form at 64 MiB") {
+  TempDir dir;
+  auto topology = dir.write("quad.json", R"({"racks": [{"nodes": [{"name": "h", "count": 4, "gpus": 4}]}]})");
+  const auto results = run_scenario(
+      dir, scenario(topology.string(), R"(["4-4-4-4"])", R"(["hierarchical", "mpi"])", R"(["64MiB"])", kIdealModel, 0));
+  const auto& row = row_for(results, "hierarchical", 16);
+  CAPTURE(row.dump());
+  REQUIRE(row.contains("closed_form_s"));
+  CHECK(row.at("time_s").get<double>() == doctest::Approx(row.at("closed_form_s").get<double>()).epsilon(0.03));
+  // Only node leaders cross the network, in a ring of 4: 2(4-1)/4 S = 1.5 S each way; a leader also
+  // sends the sum to 2 ranks of its node (binomial broadcast) and receives 2 partial sums.
+  CHECK(row.at("traffic").at("max_rank_sent_bytes") == 7 * (64u << 20) / 2);
+  CHECK(row.at("traffic").at("max_rank_recv_bytes") == 7 * (64u << 20) / 2);
+  CHECK_FALSE(row_for(results, "mpi", 16).contains("closed_form_s"));
+}
