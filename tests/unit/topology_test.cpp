@@ -106,7 +106,7 @@ TEST_CASE("two racks under a spine: uplinks from the oversubscription ratio, rou
   CHECK(ring.route_latency_s[0] == doctest::Approx(2e-6 + 1e-6 + 1e-6 + 1e-6 + 1e-6 + 1e-6 + 2e-6));
 }
 
-TEST_CASE("several NICs per node: GPU g leaves through NIC g*nics/gpus; NVLink ports are per GPU") {
+TEST_CASE("several NICs per node: GPU g leaves through NIC g times nics over gpus and NVLink ports are per GPU") {
   const Topology dgx = load_topology(RINGSIM_SOURCE_DIR "/topologies/dgx-a100-pair.json");
   const NodeSpec& node = dgx.racks[0].nodes[0];
   CHECK(node.nics == 8);
