@@ -162,7 +162,7 @@ TEST_CASE("--order optimized on cyclic placements recovers the block-order time 
   }
 }
 
-TEST_CASE("the flagship scenario names per-process serialization as what makes block 4-3-1 slower, and NIC sharing for cyclic order") {
+TEST_CASE("the flagship scenario names per-process serialization as what makes block 4-3-1 slower and NIC sharing for cyclic order") {
   TempDir dir;
   // The shipped scenario at one size (its variants and placements unchanged).
   nlohmann::json flagship = read_json(RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json");

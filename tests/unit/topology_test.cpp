@@ -90,7 +90,7 @@ TEST_CASE("a process stack puts one link per rank slot on the inter-node routes 
   CHECK(split.find(R"(<link_ctn id="node1-gpu3-stack" direction="UP"/>)") != std::string::npos);
 }
 
-TEST_CASE("two racks under a spine: uplinks from the oversubscription ratio, routes through the spine") {
+TEST_CASE("two racks under a spine: uplinks from the oversubscription ratio and routes through the spine") {
   const Topology racks = load_topology(RINGSIM_SOURCE_DIR "/topologies/two-racks-4to1.json");
   REQUIRE(racks.spine.has_value());
   REQUIRE(racks.racks.size() == 2);
