@@ -79,14 +79,25 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const Topol
       std::string sentence = fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
                                          case_label(base), size);
       if (words && base_words) {
-        if (std::abs(ratio - 1) < kSameWithin && words->description == base_words->description)
+        const bool same_time = std::abs(ratio - 1) < kSameWithin;
+        const bool same_bottleneck = words->description == base_words->description;
+        if (same_time && same_bottleneck) {
           sentence += fmt::format(": the same; both are limited by {}.", words->description);
-        else if (std::abs(ratio - 1) < kSameWithin)
+        } else if (same_time) {
           sentence += fmt::format(": the same; it is limited by {}, {} by {}.", words->description, case_label(base), base_words->description);
-        else
-          sentence += fmt::format(" because of {}{}: its bottleneck is {}; {}'s is {}.", words->mechanism,
+        } else if (same_bottleneck) {
+          // Same bottleneck, another time: the ranks' share of the buffer differs, 2(N-1)/N.
+          sentence += fmt::format(": the same bottleneck, {}", words->description);
+          if (other.ranks != base.ranks)
+            sentence += fmt::format("; with {} ranks instead of {}, each moves 2(N-1)/N = {:.2f} buffers instead of {:.2f}", other.ranks,
+                                    base.ranks, 2.0 * (other.ranks - 1) / other.ranks, 2.0 * (base.ranks - 1) / base.ranks);
+          sentence += ".";
+        } else {
+          sentence += fmt::format("{} {}{}: its bottleneck is {}; {}'s is {}.", ratio > 1 ? " because of" : ", faster; without",
+                                  ratio > 1 ? words->mechanism : base_words->mechanism,
                                   base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
                                   words->description, case_label(base), base_words->description);
+        }
       } else {
         sentence += ".";
       }
