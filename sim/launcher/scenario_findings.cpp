@@ -3,6 +3,7 @@
 #include "../../topologies/ring_analysis.h"
 #include "../common/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <iterator>
@@ -14,15 +15,32 @@ namespace {
 // Differences below this are model noise, not a finding.
 constexpr double kSameWithin = 0.03;
 
+// "4-3-1 block", or "32x1 block" for many nodes of the same count; the algorithm when not the ring.
 std::string case_label(const CaseResult& result) {
-  return result.spec.algorithm == "ring" ? result.spec.placement.label()
-                                         : fmt::format("{} {}", result.spec.placement.label(), result.spec.algorithm);
+  const auto& counts = result.spec.placement.ranks_per_node;
+  const bool uniform = counts.size() > 4 && std::all_of(counts.begin(), counts.end(), [&](int c) { return c == counts.front(); });
+  const std::string placement = uniform ? fmt::format("{}x{} {}", counts.size(), counts.front(), order_name(result.spec.placement.order))
+                                        : result.spec.placement.label();
+  return result.spec.algorithm == "ring" ? placement : fmt::format("{} {}", placement, result.spec.algorithm);
+}
+
+const SizeResult* size_at(const CaseResult& result, std::uint64_t bytes) {
+  for (const SizeResult& size : result.sizes)
+    if (size.bytes == bytes) return &size;
+  return nullptr;
+}
+
+// "busiest rank sends 31.00 and receives 31.00 buffers" from the counted traffic, when there is one.
+std::string traffic_words(const CaseResult& result, std::uint64_t bytes) {
+  const SizeResult* size = size_at(result, bytes);
+  if (size == nullptr || !size->traffic) return "";
+  return fmt::format("busiest rank sends {:.2f} and receives {:.2f} buffers", size->traffic->max_rank_sent_bytes / double(bytes),
+                     size->traffic->max_rank_recv_bytes / double(bytes));
 }
 
 double time_at(const CaseResult& result, std::uint64_t bytes) {
-  for (const SizeResult& size : result.sizes)
-    if (size.bytes == bytes) return size.median_s();
-  return 0;
+  const SizeResult* size = size_at(result, bytes);
+  return size == nullptr ? 0 : size->median_s();
 }
 
 struct BottleneckWords {
@@ -39,10 +57,16 @@ std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, const Mod
   return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
 }
 
-// The case CASE is compared with: the first earlier case of the same order and algorithm on another
-// placement (the placement's effect), else the first case (the order's effect).
+// The case CASE is compared with: with several algorithms, the first algorithm on the same placement
+// (the algorithm's effect); else the first earlier case of the same order on another placement (the
+// placement's effect), else the first case (the order's effect).
 std::size_t reference_of(const std::vector<CaseResult>& results, std::size_t index) {
   const SimulationCase& spec = results[index].spec;
+  for (std::size_t j = 0; j < index; ++j)
+    if (results[j].spec.placement.ranks_per_node == spec.placement.ranks_per_node &&
+        results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm != spec.algorithm)
+      return j;
+  if (spec.algorithm != results.front().spec.algorithm) return 0;
   for (std::size_t j = 0; j < index; ++j)
     if (results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm == spec.algorithm &&
         results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node)
@@ -98,6 +122,9 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const Topol
                                   base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
                                   words->description, case_label(base), base_words->description);
         }
+      } else if (const std::string traffic = traffic_words(other, bytes); !traffic.empty() && other.spec.algorithm != base.spec.algorithm) {
+        const std::string base_traffic = traffic_words(base, bytes);
+        sentence += fmt::format(": its {}{}.", traffic, base_traffic.empty() ? "" : fmt::format(" ({}: {})", case_label(base), base_traffic));
       } else {
         sentence += ".";
       }
