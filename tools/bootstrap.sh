@@ -7,14 +7,29 @@ packages=(
   libsimgrid-dev                      # SMPI, smpirun, tesh, simgrid.pc
   libboost-graph-dev libfmt-dev nlohmann-json3-dev doctest-dev
   openmpi-bin libopenmpi-dev          # the rank program's real-MPI twin
+  chromium                            # the test that ringsim report's plots render (headless)
 )
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# npm fetches the plotting library of ringsim report (below); a NodeSource nodejs brings its own npm.
+command -v npm >/dev/null || missing+=(npm)
+
+# Plotly.js, which ringsim report inlines into its pages: the version tools/report-js/package-lock.json
+# pins, from the npm registry, into tools/report-js/node_modules (not committed).
+fetch_report_js() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/report-js"
+  [ -f "$dir/node_modules/plotly.js-cartesian-dist-min/plotly-cartesian.min.js" ] && return 0
+  echo "ringsim: fetching Plotly.js for ringsim report (npm ci in $dir)"
+  npm ci --prefix "$dir" --no-audit --no-fund >/dev/null
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "ringsim: all required packages are installed"
+  fetch_report_js
   exit 0
 fi
 
@@ -29,3 +44,4 @@ fi
 echo "ringsim: installing ${missing[*]}"
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fetch_report_js

@@ -10,5 +10,6 @@ int measure_command(int argc, char** argv);   // argv[0] is "measure"
 int validate_command(int argc, char** argv);  // argv[0] is "validate"
 int calibrate_command(int argc, char** argv); // argv[0] is "calibrate"
 int analyze_command(int argc, char** argv);   // argv[0] is "analyze"
+int report_command(int argc, char** argv);    // argv[0] is "report"
 
 }  // namespace ringsim

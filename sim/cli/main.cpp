@@ -20,6 +20,7 @@ commands:
   calibrate SCENARIO.json  fit the model's latency and bandwidth to a measured trace; writes a model file
   analyze TOPOLOGY.json    embed a placement's ring in the topology: load per link, bottleneck, closed-form time
   platform TOPOLOGY.json   write the SimGrid platform XML of a compact topology
+  report RESULTS.json      one self-contained HTML page of plots from a results JSON (-o report.html)
 
 Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2 bad input or usage.
 See README.md for the scenario, topology and results formats.
@@ -32,6 +33,7 @@ constexpr std::pair<std::string_view, CommandFn> kCommands[] = {
     {"run", ringsim::run_command},           {"measure", ringsim::measure_command},
     {"validate", ringsim::validate_command}, {"calibrate", ringsim::calibrate_command},
     {"analyze", ringsim::analyze_command},   {"platform", ringsim::platform_command},
+    {"report", ringsim::report_command},
 };
 
 CommandFn find_command(std::string_view name) {

@@ -5,6 +5,7 @@
 #include "../common/input_error.h"
 #include "case_costs.h"
 #include "case_jobs.h"
+#include "chrome_timeline.h"
 #include "smpi_case.h"
 #include "work_directory.h"
 
@@ -13,7 +14,8 @@
 namespace ringsim {
 
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
-                                                         const SimulationOptions& options) {
+                                                         const SimulationOptions& options,
+                                                         const std::optional<std::string>& timeline_file) {
   if (!platform.topology && scenario.model.reshapes_platform())
     throw InputError(fmt::format("{}: the model's link_bandwidth_scale and process_stack need a compact topology, "
                                  "not SimGrid XML",
@@ -29,14 +31,18 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
                                                       scenario.model.process_stack));
   }
 
+  // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
+  const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
   std::vector<CaseJob> jobs;
+  std::vector<std::filesystem::path> events_files;
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
       const SimulationCase spec{placement, algorithm};
       const PreparedCase prepared =
           prepare_smpi_case(scenario, platform_file, platform.layout, spec,
-                            work.path() / case_directory_name(jobs.size(), spec), tools, options.keep_dir.has_value());
+                            work.path() / case_directory_name(jobs.size(), spec), tools, record_events);
       jobs.push_back({spec, prepared.command, prepared.report});
+      events_files.push_back(prepared.events);
     }
   if (!options.quiet)
     fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs.size(),
@@ -45,6 +51,15 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   auto results = run_case_jobs(jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
   if (results && platform.topology)
     add_cost_models(*results, scenario.model.shape(*platform.topology), platform.layout);
+  if (results && timeline_file) {
+    std::vector<TimelineCase> timeline;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const PlacementSpec& placement = jobs[i].spec.placement;
+      timeline.push_back({placement.ranks_text(), std::string(order_name(placement.order)), jobs[i].spec.algorithm,
+                          (*results)[i].ranks, read_events_file(events_files[i])});
+    }
+    write_file_atomically(*timeline_file, chrome_timeline(scenario.name, timeline).dump() + "\n");
+  }
   return results;
 }
 

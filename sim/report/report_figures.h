@@ -1,0 +1,37 @@
+// The plots of `ringsim report`, as Plotly figures ({"data": [...], "layout": {...}}) with the
+// sentence under each that says what it shows and what to look for. A plot whose data are absent is
+// a section without a figure and with the reason instead.
+#pragma once
+
+#include "chunk_movement.h"
+#include "results_reader.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct ReportSection {
+  std::string id;     // DOM id of the plot, "plot-time-vs-size"
+  std::string title;
+  std::string explanation;                // shown under the plot (or the reason it is left out)
+  std::optional<nlohmann::json> figure;   // nullopt: left out, `explanation` says why
+};
+
+// Sizes at which the "vs N" plots are drawn: SIZE when given (InputError naming FILE when the results
+// have no entry of that size), else the largest size present for every rank count (nullopt if none).
+std::optional<std::uint64_t> scaling_size(const ResultsDocument& results, std::optional<std::uint64_t> size,
+                                          const std::string& file);
+
+// a. time and busbw against size, one series per placement x algorithm.
+std::vector<ReportSection> size_sections(const ResultsDocument& results);
+// b. time against N at one size, simulated points and each algorithm's closed form;
+// c. the most bytes one rank sends and receives against N, in units of the size.
+std::vector<ReportSection> scaling_sections(const ResultsDocument& results, std::optional<std::uint64_t> size);
+// d. the ring's chunk movement: the chunk each rank receives per step, and what each rank holds.
+std::vector<ReportSection> movement_sections(const ChunkMovement& movement);
+
+}  // namespace ringsim

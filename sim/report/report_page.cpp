@@ -1,0 +1,146 @@
+#include "report_page.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; background: #fafafa; }
+main { max-width: 1040px; margin: 0 auto; padding: 24px 28px 60px; background: #fff; }
+h1 { font-size: 1.7em; margin: 0.2em 0 0.3em; }
+h2 { font-size: 1.25em; margin: 1.8em 0 0.4em; border-bottom: 1px solid #e3e3e3; padding-bottom: 0.2em; }
+p.summary { color: #444; }
+p.explain { color: #333; margin: 0.3em 0 0; max-width: 60em; }
+p.omitted { color: #8a5a00; background: #fff8e6; border-left: 3px solid #e0a800; padding: 0.5em 0.8em; }
+details { color: #555; font-size: 0.9em; }
+pre.model { white-space: pre-wrap; background: #f4f4f4; padding: 0.6em; }
+.plot { width: 100%; min-height: 260px; }
+footer { margin-top: 3em; color: #777; font-size: 0.85em; }
+)";
+
+// Installed before the library so that its own errors (a truncated bundle) are caught too; errors
+// logged with console.error count as well (headless Chromium does not print the console).
+constexpr const char* kErrorCatcher = R"(
+window.ringsimErrors = [];
+window.addEventListener('error', function (e) { window.ringsimErrors.push(String(e.message || e)); });
+window.addEventListener('unhandledrejection', function (e) { window.ringsimErrors.push('unhandled rejection: ' + String(e.reason)); });
+(function (log) {
+  console.error = function () {
+    window.ringsimErrors.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
+    return log.apply(console, arguments);
+  };
+})(console.error);
+)";
+
+// Draws every figure, then records per plot how many traces it asked for and how many the DOM shows
+// with something in them (a line or marker path for scatter traces, an image for heatmaps).
+constexpr const char* kRenderScript = R"(
+(function () {
+  var status = { done: false, errors: window.ringsimErrors, plots: {} };
+  function finish() {
+    status.done = true;
+    document.getElementById('ringsim-render-status').textContent = JSON.stringify(status);
+    document.body.setAttribute('data-ringsim-status', 'done');
+  }
+  function drawn(gd) {
+    var count = 0;
+    gd.querySelectorAll('g.trace.scatter').forEach(function (g) {
+      var marks = g.querySelectorAll('path.js-line, path.point');
+      for (var i = 0; i < marks.length; i++) if ((marks[i].getAttribute('d') || '').length > 2) { count++; return; }
+    });
+    gd.querySelectorAll('g.hm image').forEach(function (img) {
+      if ((img.getAttribute('href') || img.getAttribute('xlink:href') || '').length > 100) count++;
+    });
+    return count;
+  }
+  try {
+    var figures = JSON.parse(document.getElementById('ringsim-figures').textContent);
+    var drawings = figures.map(function (f) {
+      return Plotly.newPlot(f.id, f.data, f.layout, { responsive: true, displaylogo: false }).then(function (gd) {
+        var svg = gd.querySelector('svg.main-svg'), r = gd.getBoundingClientRect();
+        status.plots[f.id] = { expected: f.data.length, drawn: drawn(gd),
+                               svg: !!svg && svg.getBoundingClientRect().width > 0,
+                               box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height] };
+      });
+    });
+    Promise.all(drawings).catch(function (e) { status.errors.push(String(e)); }).then(finish);
+  } catch (e) {
+    status.errors.push(String(e));
+    finish();
+  }
+})();
+)";
+
+// Text inside <script>: "</script" would end the element early; "<\/" means the same to JavaScript
+// (in strings and regular expressions) and to JSON (inside strings, the only place "</" can appear).
+std::string script_safe(std::string_view text) {
+  std::string safe;
+  safe.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    safe += text[i];
+    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') safe += '\\';
+  }
+  return safe;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string escaped;
+  for (char c : text) switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      default: escaped += c;
+    }
+  return escaped;
+}
+
+std::string report_html(const ReportPage& page, std::string_view plotting_library) {
+  std::string body;
+  nlohmann::json figures = nlohmann::json::array();
+  for (const ReportSection& section : page.sections) {
+    body += fmt::format("<section>\n<h2>{}</h2>\n", html_escape(section.title));
+    if (section.figure) {
+      body += fmt::format("<div class=\"plot\" id=\"{}\"></div>\n<p class=\"explain\">{}</p>\n", html_escape(section.id),
+                          html_escape(section.explanation));
+      figures.push_back({{"id", section.id}, {"data", section.figure->at("data")}, {"layout", section.figure->at("layout")}});
+    } else {
+      body += fmt::format("<p class=\"omitted\" id=\"{}\">{}</p>\n", html_escape(section.id), html_escape(section.explanation));
+    }
+    body += "</section>\n";
+  }
+  const std::string model =
+      page.model.empty() ? "" : fmt::format("<details><summary>Model settings</summary><pre class=\"model\">{}</pre></details>\n",
+                                            html_escape(page.model));
+  return fmt::format(R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{style}</style>
+<script>{catcher}</script>
+<script>{library}</script>
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+<p class="summary">{summary}</p>
+{model}{body}<footer>Written by <code>ringsim report</code>; plots drawn with Plotly.js, inlined in this file (no network needed).</footer>
+</main>
+<pre id="ringsim-render-status" hidden></pre>
+<script type="application/json" id="ringsim-figures">{figures}</script>
+<script>{render}</script>
+</body>
+</html>
+)",
+                     fmt::arg("title", html_escape(page.title)), fmt::arg("style", kStyle),
+                     fmt::arg("catcher", kErrorCatcher), fmt::arg("library", script_safe(plotting_library)),
+                     fmt::arg("summary", html_escape(page.summary)), fmt::arg("model", model), fmt::arg("body", body),
+                     fmt::arg("figures", script_safe(figures.dump())), fmt::arg("render", kRenderScript));
+}
+
+}  // namespace ringsim
