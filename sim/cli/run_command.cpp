@@ -1,11 +1,15 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
+#include "../common/atomic_file.h"
+#include "../launcher/scenario_findings.h"
 #include "../launcher/simulation.h"
 #include "../rank/algorithm_catalog.h"
 #include "command_line.h"
 #include "commands.h"
 #include "results_output.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -19,7 +23,10 @@ running the real rank program over every size) and prints, per case, a table lik
   size, count, type, time(us) = median over iterations of the slowest rank, algbw = size/time,
   busbw = algbw * 2(n-1)/n, #wrong = elements that differ from the expected sum (N/A: not checked,
   because size x ranks exceeds 128 MiB and the buffers are SMPI-shared to save memory).
-Then a comparison of every case against the first, size by size.
+Then a comparison of every case against the first, size by size. A scenario with "variants" (models
+to compare, e.g. NICs of 1 and 10 Gbit/s) runs every case once per variant and adds a what-if table.
+Last, findings in plain words at the largest size: how much slower each case is than the first, and
+the link or rank that limits it (ringsim analyze's embedding of the ring, under each variant's model).
 
 options:
   --json FILE        also write the results JSON (README "Results"); written atomically
@@ -32,6 +39,15 @@ options:
 
 algorithms:
 )";
+
+// With variants, per-variant outputs (--out DIR, --timeline FILE) get the variant's index and name.
+std::optional<std::string> variant_output(const std::optional<std::string>& path, const std::string& variant, std::size_t index) {
+  if (!path || variant.empty()) return path;
+  std::string tag;
+  for (char c : variant) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  const std::filesystem::path p(*path);
+  return (p.parent_path() / fmt::format("{}.{}-{}{}", p.stem().string(), index + 1, tag, p.extension().string())).string();
+}
 
 }  // namespace
 
@@ -51,18 +67,54 @@ int run_command(int argc, char** argv) {
 
   // Everything the user wrote is read and checked before any simulation starts.
   Scenario scenario = load_scenario(args.positional[0]);
-  if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
+  if (auto model = args.value("--model")) {
+    scenario.model = load_model_file(*model, scenario.model);
+    for (auto& variant : scenario.variants) variant.model = load_model_file(*model, variant.model);
+  }
   const Platform platform = load_platform(scenario.topology);
   check_placements_fit(scenario, platform.layout);
-  const auto results = simulate_scenario(scenario, platform, {jobs, quiet, args.value("--out")}, args.value("--timeline"));
-  if (!results) return 1;
+  // A scenario with variants runs its cases once per variant (what-if models), then compares them.
+  const std::vector<ScenarioVariant> variants =
+      scenario.variants.empty() ? std::vector<ScenarioVariant>{{"", scenario.model}} : scenario.variants;
+  std::vector<VariantRun> runs;
+  nlohmann::json document;
+  int status = 0;
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const Scenario one = variants[v].name.empty() ? scenario : scenario_for_variant(scenario, variants[v]);
+    const auto timeline = variant_output(args.value("--timeline"), variants[v].name, v);
+    const auto out_dir = variant_output(args.value("--out"), variants[v].name, v);
+    const auto results = simulate_scenario(one, platform, {jobs, quiet, out_dir}, timeline);
+    if (!results) return 1;
+    runs.push_back({variants[v].name, one.model, *results});
 
-  nlohmann::json document = results_json("simulated", scenario.name, *results);
-  document["model"] = scenario.model.to_json();
-  return print_and_save_results(
-      scenario, platform.layout,
-      fmt::format("Scenario {} on {}; model {}", scenario.name, scenario.topology.string(), scenario.model.to_json().dump()),
-      *results, document, args.value("--json"));
+    nlohmann::json part = results_json("simulated", scenario.name, *results);
+    if (variants[v].name.empty()) {
+      document = part;
+      document["model"] = one.model.to_json();
+    } else {
+      if (document.is_null()) document = {{"kind", "simulated"}, {"scenario", scenario.name}, {"results", nlohmann::json::array()}};
+      document["variants"].push_back({{"name", variants[v].name}, {"model", one.model.to_json()}});
+      for (auto& row : part["results"]) {
+        row["variant"] = variants[v].name;
+        document["results"].push_back(row);
+      }
+    }
+    status = std::max(status, print_and_save_results(one, platform.layout,
+                                                     fmt::format("Scenario {} on {}; model {}", one.name, scenario.topology.string(),
+                                                                 one.model.to_json().dump()),
+                                                     *results, document, std::nullopt));
+  }
+
+  const std::string what_if = variant_table(runs);
+  if (!what_if.empty()) fmt::print("\n{}", what_if);
+  const auto findings = scenario_findings(scenario, platform.topology ? &*platform.topology : nullptr, platform.layout, runs);
+  if (!findings.empty()) {
+    fmt::print("\n# Findings\n");
+    for (const auto& finding : findings) fmt::print("- {}\n", finding);
+    document["findings"] = findings;
+  }
+  if (auto json = args.value("--json")) write_file_atomically(*json, document.dump(2) + "\n");
+  return status;
 }
 
 }  // namespace ringsim

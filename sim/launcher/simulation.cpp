@@ -1,6 +1,7 @@
 #include "simulation.h"
 
 #include "../../topologies/platform_xml.h"
+#include "../../topologies/topology_graph.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "case_costs.h"
@@ -17,8 +18,8 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file) {
   if (!platform.topology && scenario.model.reshapes_platform())
-    throw InputError(fmt::format("{}: the model's link_bandwidth_scale and process_stack need a compact topology, "
-                                 "not SimGrid XML",
+    throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, process_stack, nic_sharing and background "
+                                 "need a compact topology, not SimGrid XML",
                                  scenario.topology.string()));
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
@@ -26,9 +27,10 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   // links or add process stacks); SimGrid XML is used as written.
   std::filesystem::path platform_file = platform.source;
   if (platform.topology) {
+    const Topology topology = scenario.model.shape(*platform.topology);
+    check_platform_model(topology, scenario.model.platform_model(), scenario.file.string());
     platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, platform_xml(scaled_bandwidths(*platform.topology, scenario.model.link_bandwidth_scale),
-                                                      scenario.model.process_stack));
+    write_file_atomically(platform_file, platform_xml(topology, scenario.model.platform_model()));
   }
 
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
