@@ -56,7 +56,7 @@ int run_command(int argc, char** argv) {
       parse_arguments(argc, argv, 1, "run", {"--json", "--out", "--timeline", "--jobs", "--model"}, {"--quiet"});
   if (args.has("--help")) {
     std::fputs(kRunUsage, stdout);
-    for (const auto& info : kAlgorithmCatalog) fmt::print("  {:<18} {}\n", info.name, info.summary);
+    for (const auto& info : kAlgorithmCatalog) fmt::print("  {:<22} {}\n", info.name, info.summary);
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim run: expected exactly one SCENARIO.json");
