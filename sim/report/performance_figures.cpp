@@ -93,9 +93,11 @@ std::set<int> rank_counts(const std::vector<const ResultEntry*>& entries) {
   return ranks;
 }
 
-// "ring", or "ring (cyclic)" when the results mix rank orders, whose times differ at equal N.
+// "ring", or "ring (cyclic)" when the results mix rank orders, whose times differ at equal N; and
+// " [VARIANT]" for an entry of a scenario variant (another model).
 std::string algorithm_series(const ResultEntry& entry, bool several_orders) {
-  return several_orders ? fmt::format("{} ({})", entry.algorithm, entry.order) : entry.algorithm;
+  std::string name = several_orders ? fmt::format("{} ({})", entry.algorithm, entry.order) : entry.algorithm;
+  return entry.variant.empty() ? name : fmt::format("{} [{}]", name, entry.variant);
 }
 
 bool same_model(const CostParameters& a, const CostParameters& b) {
@@ -192,7 +194,7 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultEntry*>& at_size, s
     return section;
   }
   json data = json::array();
-  const auto series = group(counted, [](const ResultEntry& e) { return e.algorithm; });
+  const auto series = group(counted, [](const ResultEntry& e) { return algorithm_series(e, false); });
   for (std::size_t i = 0; i < series.size(); ++i) {
     std::map<int, std::pair<double, double>> most;  // N -> (sent, received) in units of S, max over placements
     for (const ResultEntry* e : series[i].second) {

@@ -37,6 +37,7 @@ ResultEntry parse_entry(const nlohmann::json& row, const std::string& file, cons
   entry.placement = required<std::string>(row, "placement", file, path);
   entry.order = optional<std::string>(row, "order", file, path).value_or("block");
   entry.algorithm = optional<std::string>(row, "algorithm", file, path).value_or("ring");
+  entry.variant = optional<std::string>(row, "variant", file, path).value_or("");
   entry.ranks = required<int>(row, "ranks", file, path);
   entry.bytes = required<std::uint64_t>(row, "bytes", file, path);
   entry.time_s = required<double>(row, "time_s", file, path);
@@ -64,7 +65,8 @@ ResultEntry parse_entry(const nlohmann::json& row, const std::string& file, cons
 }  // namespace
 
 std::string ResultEntry::case_label() const {
-  return fmt::format("{} {} {} ({} ranks)", placement, order, algorithm, ranks);
+  const std::string label = fmt::format("{} {} {} ({} ranks)", placement, order, algorithm, ranks);
+  return variant.empty() ? label : fmt::format("{} [{}]", label, variant);
 }
 
 ResultsDocument parse_results_document(const nlohmann::json& document, const std::string& file) {

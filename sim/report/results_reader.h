@@ -25,6 +25,7 @@ struct ResultEntry {
   std::string placement;  // "4-3-1"
   std::string order;      // "block"
   std::string algorithm;  // "ring"
+  std::string variant;    // the scenario variant (what-if model) the entry ran under; "" without variants
   int ranks = 0;
   std::uint64_t bytes = 0;
   double time_s = 0;
@@ -33,7 +34,7 @@ struct ResultEntry {
   std::optional<double> closed_form_s;
   std::optional<CostParameters> cost_model;  // alpha, beta, gamma the closed forms were evaluated with
 
-  std::string case_label() const;  // "4-3-1 block ring (8 ranks)"
+  std::string case_label() const;  // "4-3-1 block ring (8 ranks)", then " [VARIANT]" under a variant
 };
 
 struct ResultsDocument {

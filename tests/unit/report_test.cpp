@@ -62,6 +62,23 @@ TEST_CASE("report: results are read with optional traffic and closed form and co
   CHECK(results.entries[0].case_label() == "4 block ring (4 ranks)");
 }
 
+TEST_CASE("report: entries of scenario variants are series of their own") {
+  json document = two_algorithms();
+  for (auto& row : document["results"]) row["variant"] = "1 Gbps";
+  const json other = two_algorithms();
+  for (auto row : other["results"]) {
+    row["variant"] = "10 Gbps";
+    document["results"].push_back(row);
+  }
+  const auto results = parse_results_document(document, "r.json");
+  CHECK(results.entries[0].case_label() == "4 block ring (4 ranks) [1 Gbps]");
+  CHECK(series_count(size_sections(results)[0]) == 8);
+  const auto by_ranks = scaling_sections(results, 16u << 20);
+  CHECK(series_count(by_ranks[0]) == 6);   // points of 2 algorithms x 2 variants, the ring's 2 closed forms
+  CHECK(series_count(by_ranks[1]) == 9);   // sent + received x 4, and the reference
+  CHECK(by_ranks[0].figure->at("data")[0].at("name") == "ring [1 Gbps] simulated");
+}
+
 TEST_CASE("report: plots against N use --size or else the largest size present for every N") {
   json document = two_algorithms();
   document["results"].push_back(entry("ring", "4-4", 8, 64u << 20, 1.0));  // only at N = 8
