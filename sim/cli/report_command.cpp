@@ -41,7 +41,7 @@ The plotting library is read from $RINGSIM_PLOTLY_JS, else from the file the bui
 with (tools/report-js/node_modules/..., fetched by tools/bootstrap.sh).
 )";
 
-// The ring schedule is drawn for the smallest N present, when small enough to read cell by cell.
+// Without a ring of 2 to 16 ranks in the results, the schedule is drawn for this many.
 constexpr int kLargestDrawnRing = 16;
 constexpr int kDefaultDrawnRing = 8;
 
@@ -67,10 +67,10 @@ ChunkMovement chunk_movement(const ResultsDocument& results, const std::optional
     if (auto movement = movement_from_timeline(load_json_file(*timeline), *timeline)) return *movement;
     throw InputError(fmt::format("{}: the timeline holds no ring case to draw (--timeline)", *timeline));
   }
-  int smallest = 0;
+  int best = 0;
   for (const auto& entry : results.entries)
-    if (entry.algorithm == "ring" && (smallest == 0 || entry.ranks < smallest)) smallest = entry.ranks;
-  return ring_schedule_movement(smallest >= 2 && smallest <= kLargestDrawnRing ? smallest : kDefaultDrawnRing);
+    if (entry.algorithm == "ring" && (best == 0 || better_ring_to_draw(entry.ranks, best))) best = entry.ranks;
+  return ring_schedule_movement(best >= 2 && best <= kLargestDrawnRing ? best : kDefaultDrawnRing);
 }
 
 std::string summary(const ResultsDocument& results, std::optional<std::uint64_t> size) {

@@ -42,6 +42,12 @@ ChunkMovement replay_steps(int ranks, const std::vector<std::string>& phase_name
   return movement;
 }
 
+bool better_ring_to_draw(int a, int b) {
+  const auto readable = [](int n) { return n >= 4 && n <= 16; };
+  if (readable(a) != readable(b)) return readable(a);
+  return a < b;
+}
+
 ChunkMovement ring_schedule_movement(int ranks) {
   std::vector<StepRecord> steps;
   for (int phase = 0; phase < 2; ++phase)
@@ -76,7 +82,8 @@ std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace,
       }
     if (ring_processes.empty()) return std::nullopt;
     const auto chosen = std::min_element(ring_processes.begin(), ring_processes.end(), [](const auto& a, const auto& b) {
-      return std::pair{a.second.ranks, a.second.bytes} < std::pair{b.second.ranks, b.second.bytes};
+      if (a.second.ranks != b.second.ranks) return better_ring_to_draw(a.second.ranks, b.second.ranks);
+      return a.second.bytes < b.second.bytes;
     });
     // Phase numbers are given in the order their names first appear, step records per slice.
     std::vector<std::string> phase_names;

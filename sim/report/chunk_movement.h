@@ -31,12 +31,16 @@ struct ChunkMovement {
 ChunkMovement replay_steps(int ranks, const std::vector<std::string>& phase_names,
                            const std::vector<StepRecord>& steps, std::string source);
 
+// Whether a ring of A ranks is a better picture than one of B: 4 to 16 ranks first (2 or 3 show
+// almost nothing, more than 16 cannot be read cell by cell), the fewest among equals.
+bool better_ring_to_draw(int a, int b);
+
 // The ring schedule for N ranks: at scatter-reduce step i rank r receives chunk (r-i-1) mod N from
 // r-1; at allgather step i it receives chunk (r-i) mod N.
 ChunkMovement ring_schedule_movement(int ranks);
 
-// The ring case with the fewest ranks (then the smallest size) of a trace `ringsim run --timeline`
-// wrote; nullopt when it holds no ring case. Throws InputError naming FILE when it is not such a trace.
+// The ring case best to draw (better_ring_to_draw, then the smallest size) of a trace `ringsim run
+// --timeline` wrote; nullopt when it holds no ring case. Throws InputError naming FILE when it is not such a trace.
 std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace, const std::string& file);
 
 }  // namespace ringsim

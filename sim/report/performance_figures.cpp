@@ -68,13 +68,13 @@ json size_axis(const std::set<std::uint64_t>& sizes) {
   return axis_json;
 }
 
-json layout(const std::string& title, json xaxis, json yaxis) {
+// The legend is Plotly's, at the right; LEGEND_ENTRIES makes the plot tall enough to list them all.
+json layout(const std::string& title, json xaxis, json yaxis, std::size_t legend_entries) {
   return {{"title", {{"text", title}}},
           {"xaxis", std::move(xaxis)},
           {"yaxis", std::move(yaxis)},
-          {"height", 460},
+          {"height", std::max<std::size_t>(460, 140 + 20 * legend_entries)},
           {"margin", {{"t", 50}, {"r", 20}}},
-          {"legend", {{"orientation", "h"}, {"y", -0.2}}},
           {"hovermode", "closest"}};
 }
 
@@ -162,7 +162,7 @@ ReportSection time_vs_ranks(const std::vector<const ResultEntry*>& at_size, std:
       data.push_back(*line), any_closed_form = true;
   }
   section.figure = figure(data, layout(fmt::format("Time at S = {} against N", format_bytes(bytes)), axis("ranks N", false),
-                                       axis("time (ms)", false)));
+                                       axis("time (ms)", false), data.size()));
   section.explanation = fmt::format(
       "Markers: simulated median time of the slowest rank at S = {} for each rank count N (hover for the "
       "placement). {} The ring's time tends to 2·S·β as N grows, because its bandwidth term 2(N−1)/N·S·β "
@@ -212,7 +212,7 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultEntry*>& at_size, s
     x.push_back(n), optimum.push_back(2.0 * (n - 1) / n);
   data.push_back(line_trace("2(N−1)/N (ring, bandwidth-optimal)", x, optimum, "#999999", "lines", "dash"));
   section.figure = figure(data, layout(fmt::format("Most bytes one rank sends and receives, at S = {}", format_bytes(bytes)),
-                                       axis("ranks N", false), axis("bytes per rank, in units of S", false)));
+                                       axis("ranks N", false), axis("bytes per rank, in units of S", false), data.size()));
   section.explanation =
       "The most bytes any one rank sends (solid) and receives (dotted) in one allreduce, in units of the message "
       "size S, for each algorithm. The ring's per-rank traffic stays at 2(N−1)/N·S (grey dashes: below 2·S for "
@@ -267,9 +267,10 @@ std::vector<ReportSection> size_sections(const ResultsDocument& results) {
     busbw_data.push_back(busbw_trace);
   }
   return {{"plot-time-vs-size", "Time against message size", kTimeVsSize,
-           figure(time_data, layout("Median time of the slowest rank", size_axis(sizes), axis("time (ms, log scale)", true)))},
+           figure(time_data, layout("Median time of the slowest rank", size_axis(sizes), axis("time (ms, log scale)", true),
+                                    series.size()))},
           {"plot-busbw-vs-size", "Bus bandwidth against message size", kBusbwVsSize,
-           figure(busbw_data, layout("Bus bandwidth", size_axis(sizes), axis("busbw (GB/s)", false)))}};
+           figure(busbw_data, layout("Bus bandwidth", size_axis(sizes), axis("busbw (GB/s)", false), series.size()))}};
 }
 
 std::vector<ReportSection> scaling_sections(const ResultsDocument& results, std::optional<std::uint64_t> size) {

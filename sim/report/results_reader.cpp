@@ -4,6 +4,7 @@
 #include "../common/json_input.h"
 #include "../launcher/case_results.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -65,7 +66,10 @@ ResultEntry parse_entry(const nlohmann::json& row, const std::string& file, cons
 }  // namespace
 
 std::string ResultEntry::case_label() const {
-  const std::string label = fmt::format("{} {} {} ({} ranks)", placement, order, algorithm, ranks);
+  // "1-1-...-1" over 32 nodes would fill a legend line: name long placements by their node count.
+  const std::string where =
+      placement.size() <= 16 ? placement : fmt::format("{} nodes", std::count(placement.begin(), placement.end(), '-') + 1);
+  const std::string label = fmt::format("{} {} {} ({} ranks)", where, order, algorithm, ranks);
   return variant.empty() ? label : fmt::format("{} [{}]", label, variant);
 }
 

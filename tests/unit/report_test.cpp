@@ -188,3 +188,19 @@ TEST_CASE("report: the page inlines the library and keeps </script> inside scrip
   CHECK(html.find("<p class=\"omitted\" id=\"plot-y\">left out because</p>") != std::string::npos);
   CHECK(html.find("explained &lt;/script&gt;") != std::string::npos);
 }
+
+TEST_CASE("report: the ring drawn step by step has 4 to 16 ranks when the results have one") {
+  CHECK(better_ring_to_draw(4, 2));
+  CHECK(better_ring_to_draw(8, 32));
+  CHECK(better_ring_to_draw(4, 8));
+  CHECK_FALSE(better_ring_to_draw(2, 3) == better_ring_to_draw(3, 2));
+  CHECK(better_ring_to_draw(2, 3));
+}
+
+TEST_CASE("report: long placements are named by their node count in legends") {
+  const auto results = parse_results_document(
+      {{"results", {entry("ring", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", 16, 1024, 0.01), entry("ring", "4-3-1", 8, 1024, 0.01)}}},
+      "r.json");
+  CHECK(results.entries[0].case_label() == "16 nodes block ring (16 ranks)");
+  CHECK(results.entries[1].case_label() == "4-3-1 block ring (8 ranks)");
+}
