@@ -61,7 +61,6 @@ Topology scaled_bandwidths(Topology topology, double factor);
 Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps);
 
 int nic_of_gpu(const NodeSpec& node, int gpu);
-std::string_view intra_kind_name(IntraKind kind);
 
 std::string host_name(const NodeSpec& node, int gpu);
 std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic", or "node0-nic3" with several

@@ -95,10 +95,6 @@ Topology scaled_bandwidths(Topology topology, double factor) {
 
 int nic_of_gpu(const NodeSpec& node, int gpu) { return gpu * node.nics / node.gpus; }
 
-std::string_view intra_kind_name(IntraKind kind) {
-  return kind == IntraKind::nvlink ? "nvlink" : kind == IntraKind::shm ? "shm" : "pcie";
-}
-
 std::string host_name(const NodeSpec& node, int gpu) { return fmt::format("{}-gpu{}", node.name, gpu); }
 std::string nic_link_name(const NodeSpec& node, int nic) {
   return node.nics == 1 ? node.name + "-nic" : fmt::format("{}-nic{}", node.name, nic);
