@@ -72,6 +72,7 @@ int calibrate_command(int argc, char** argv) {
   std::vector<Row> rows;
   for (const auto& measured : grouped.cases) {
     const int n = measured.placement.total_ranks();
+    if (measured.placement.order == RankOrder::optimized) continue;  // its order is the model's choice: not a fit input
     const int edges = busiest_nic_direction_edges(measured.placement);
     if (edges == 0 || n < 2) continue;  // no traffic between nodes: nothing about the network to learn
     for (const auto& [bytes, time] : measured.median_time_s) {

@@ -6,6 +6,7 @@
 #include "../launcher/hostfile.h"
 #include "../launcher/machine_facts.h"
 #include "../launcher/mpi_case.h"
+#include "../launcher/optimized_order.h"
 #include "../launcher/program_paths.h"
 #include "../launcher/work_directory.h"
 #include "command_line.h"
@@ -129,9 +130,11 @@ int measure_command(int argc, char** argv) {
     rank_cpu = number_option("--rank-cpu", *text, 0.01, 64, "0.25");  // a share of one core
   }
 
-  const Scenario scenario = load_scenario(args.positional[0]);
-  const Platform platform = load_platform(scenario.topology);
-  check_placements_fit(scenario, platform.layout);
+  const Scenario as_written = load_scenario(args.positional[0]);
+  const Platform platform = load_platform(as_written.topology);
+  check_placements_fit(as_written, platform.layout);
+  // An "optimized" order is searched on the scenario's topology, as the simulation does.
+  const Scenario scenario = with_optimized_orders(as_written, platform);
 
   // The user's files first, then what this machine must provide.
   MpiLaunch launch;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace ringsim {
 
@@ -30,10 +31,13 @@ std::optional<std::vector<int>> parse_rank_counts(std::string_view text) {
 std::optional<RankOrder> parse_rank_order(std::string_view text) {
   if (text == "block") return RankOrder::block;
   if (text == "cyclic") return RankOrder::cyclic;
+  if (text == "optimized") return RankOrder::optimized;
   return std::nullopt;
 }
 
-std::string_view order_name(RankOrder order) { return order == RankOrder::block ? "block" : "cyclic"; }
+std::string_view order_name(RankOrder order) {
+  return order == RankOrder::block ? "block" : order == RankOrder::cyclic ? "cyclic" : "optimized";
+}
 
 std::optional<std::string> placement_misfit(const PlacementSpec& placement, const ClusterLayout& layout) {
   const auto& counts = placement.ranks_per_node;
@@ -50,6 +54,11 @@ std::optional<std::string> placement_misfit(const PlacementSpec& placement, cons
 
 std::vector<int> node_of_ranks(const PlacementSpec& placement) {
   const auto& counts = placement.ranks_per_node;
+  if (placement.order == RankOrder::optimized) {
+    if (placement.optimized_nodes.size() != static_cast<std::size_t>(placement.total_ranks()))
+      throw std::logic_error("placement " + placement.ranks_text() + ": the optimized order was not searched before use");
+    return placement.optimized_nodes;
+  }
   std::vector<int> nodes;
   if (placement.order == RankOrder::block) {
     for (std::size_t k = 0; k < counts.size(); ++k) nodes.insert(nodes.end(), counts[k], static_cast<int>(k));

@@ -12,11 +12,14 @@
 
 namespace ringsim {
 
-enum class RankOrder { block, cyclic };
+// optimized: the order `ringsim analyze --order optimized` would choose, found by the launcher for
+// each simulation (optimized_order.h) before any case runs.
+enum class RankOrder { block, cyclic, optimized };
 
 struct PlacementSpec {
   std::vector<int> ranks_per_node;
   RankOrder order = RankOrder::block;
+  std::vector<int> optimized_nodes = {};  // optimized: node index of each rank, once found
 
   int total_ranks() const;
   std::string ranks_text() const;  // "4-3-1"
@@ -30,7 +33,8 @@ std::string_view order_name(RankOrder order);
 // Why the placement cannot be laid on the layout, or nullopt when it fits.
 std::optional<std::string> placement_misfit(const PlacementSpec& placement, const ClusterLayout& layout);
 
-// Node index of every rank, in rank order. Precondition: the placement fits.
+// Node index of every rank, in rank order. Precondition: the placement fits (and an optimized order
+// has been found; std::logic_error otherwise).
 std::vector<int> node_of_ranks(const PlacementSpec& placement);
 
 // The most ring edges (rank r -> r+1 mod N on different nodes) that leave one node or enter one node:

@@ -53,7 +53,8 @@ PlacementSpec read_placement(const nlohmann::json& value, const std::string& fil
     ranks_text = reader.required_string("ranks");
     if (auto order = reader.optional_string("order")) {
       auto parsed = parse_rank_order(*order);
-      if (!parsed) reader.fail("order", fmt::format("unknown order \"{}\"; expected \"block\" or \"cyclic\"", *order));
+      if (!parsed)
+        reader.fail("order", fmt::format("unknown order \"{}\"; expected \"block\", \"cyclic\" or \"optimized\"", *order));
       placement.order = *parsed;
     }
     reader.finish();

@@ -7,6 +7,7 @@
 #include "case_costs.h"
 #include "case_jobs.h"
 #include "chrome_timeline.h"
+#include "optimized_order.h"
 #include "smpi_case.h"
 #include "work_directory.h"
 
@@ -14,13 +15,14 @@
 
 namespace ringsim {
 
-std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario_as_written, const Platform& platform,
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file) {
-  if (!platform.topology && scenario.model.reshapes_platform())
+  if (!platform.topology && scenario_as_written.model.reshapes_platform())
     throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, process_stack, nic_sharing and background "
                                  "need a compact topology, not SimGrid XML",
-                                 scenario.topology.string()));
+                                 scenario_as_written.topology.string()));
+  const Scenario scenario = with_optimized_orders(scenario_as_written, platform);
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
   // A compact topology's platform is generated here, under the scenario's model (which may scale its

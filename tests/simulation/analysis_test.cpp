@@ -230,3 +230,21 @@ TEST_CASE("analyze reads SimGrid XML on SimGrid's own routes and agrees with the
     CHECK(analyses[1].at("bottleneck") == analyses[0].at("bottleneck"));
   }
 }
+
+TEST_CASE("a scenario placement in optimized order simulates as fast as block order and the search's order is what runs") {
+  TempDir dir;
+  // The two-rack cluster's 32 slots dealt cyclically put 4 ring edges on every NIC and uplink direction.
+  const auto scenario = dir.write("optimized.json", R"({"topology": ")" RINGSIM_SOURCE_DIR R"(/topologies/two-racks-4to1.json",
+      "placements": ["4-4-4-4-4-4-4-4", {"ranks": "4-4-4-4-4-4-4-4", "order": "cyclic"},
+                     {"ranks": "4-4-4-4-4-4-4-4", "order": "optimized"}],
+      "sizes": ["64MiB"], "iterations": 1, "warmup": 0})");
+  const auto run = run_ringsim("run " + scenario.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string(), dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const auto results = read_json(dir.path() / "r.json");
+  const double block = row_of(results, "4-4-4-4-4-4-4-4", "block", 64u << 20).at("time_s");
+  const double cyclic = row_of(results, "4-4-4-4-4-4-4-4", "cyclic", 64u << 20).at("time_s");
+  const double optimized = row_of(results, "4-4-4-4-4-4-4-4", "optimized", 64u << 20).at("time_s");
+  CHECK(optimized == doctest::Approx(block).epsilon(0.02));
+  CHECK(cyclic > 3 * optimized);
+  CHECK(run.out.find("# 4-4-4-4-4-4-4-4 optimized ring: 32 ranks (ring visits nodes ") != std::string::npos);
+}

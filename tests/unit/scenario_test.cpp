@@ -47,7 +47,7 @@ TEST_CASE("scenario errors name the file and the JSON path") {
         bad_size.string() + ": /sizes/1: 6 bytes is not a whole, non-empty float32 buffer: use a multiple of 4");
   auto bad_placement = dir.write("p.json", R"({"topology": "t.json", "placements": ["4-2-2", {"ranks": "4-3-1", "order": "round"}], "sizes": ["4"]})");
   CHECK(RINGSIM_ERROR_OF(load_scenario(bad_placement)) ==
-        bad_placement.string() + ": /placements/1/order: unknown order \"round\"; expected \"block\" or \"cyclic\"");
+        bad_placement.string() + ": /placements/1/order: unknown order \"round\"; expected \"block\", \"cyclic\" or \"optimized\"");
 }
 
 TEST_CASE("placements are checked against the platform's nodes") {
