@@ -232,13 +232,16 @@ double TopologyRoutes::bandwidth_of(const LinkUse& use) const {
   return impl_->links.at(use.link).bandwidth_Bps * left;
 }
 
-double TopologyRoutes::host_speed_flops(const std::string& host) const {
-  if (impl_->engine != nullptr) {
+double TopologyRoutes::slowest_speed_flops(const std::vector<std::string>& hosts) const {
+  auto speed_of = [&](const std::string& host) {
+    if (impl_->engine == nullptr) return impl_->host_speed.at(host);
     const auto* found = impl_->engine->host_by_name_or_null(host);
     if (found == nullptr) throw InputError(fmt::format("platform {}: no host {}", impl_->topology_name, host));
     return found->get_speed();
-  }
-  return impl_->host_speed.at(host);
+  };
+  double slowest = speed_of(hosts.front());
+  for (const std::string& host : hosts) slowest = std::min(slowest, speed_of(host));
+  return slowest;
 }
 
 std::string TopologyRoutes::dot(const std::string& title) const {
@@ -288,16 +291,13 @@ RingEmbedding embed_ring(const Topology& topology, const std::optional<ProcessSt
   return embed_ring(topology, PlatformModel{stack, false, {}}, hosts);
 }
 
-void check_platform_model(const Topology& topology, const PlatformModel& model, const std::string& where) {
+std::unique_ptr<TopologyRoutes> routes_under_model(const Topology& topology, const PlatformModel& model,
+                                                   const std::string& where) {
   try {
-    TopologyRoutes routes(topology, model);
+    return std::make_unique<TopologyRoutes>(topology, model);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: model: {}", where, e.what()));
   }
-}
-
-std::string topology_dot(const Topology& topology, const PlatformModel& model) {
-  return TopologyRoutes(topology, model).dot(topology.name);
 }
 
 }  // namespace ringsim

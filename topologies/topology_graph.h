@@ -57,8 +57,8 @@ class TopologyRoutes {
   // Bandwidth of a link direction left to the ring: the link's, less its background load.
   double bandwidth_of(const LinkUse& use) const;
   std::string dot(const std::string& title) const;
-  // The flop rate of a host (rank slot), which charges the reduction.
-  double host_speed_flops(const std::string& host) const;
+  // The flop rate of the slowest of HOSTS (rank slots): it paces the ring's reductions.
+  double slowest_speed_flops(const std::vector<std::string>& hosts) const;
 
  private:
   struct Impl;
@@ -79,11 +79,9 @@ RingEmbedding embed_ring(const Topology& topology, const PlatformModel& model, c
 RingEmbedding embed_ring(const Topology& topology, const std::optional<ProcessStack>& stack,
                          const std::vector<std::string>& hosts);
 
-// Checks that MODEL fits TOPOLOGY (every background load names a link and direction it has); throws
-// InputError "WHERE: model: ..." otherwise.
-void check_platform_model(const Topology& topology, const PlatformModel& model, const std::string& where);
-
-// Graphviz DOT of the topology graph (for `ringsim platform --dot`).
-std::string topology_dot(const Topology& topology, const PlatformModel& model = {});
+// The routes of TOPOLOGY under MODEL, which this checks (every background load names a link and
+// direction it has): an InputError of the model reads "WHERE: model: ...".
+std::unique_ptr<TopologyRoutes> routes_under_model(const Topology& topology, const PlatformModel& model,
+                                                   const std::string& where);
 
 }  // namespace ringsim

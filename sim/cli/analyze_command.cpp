@@ -8,6 +8,7 @@
 #include "../launcher/case_results.h"
 #include "../launcher/model_settings.h"
 #include "../launcher/placement.h"
+#include "../launcher/platform_routes.h"
 #include "command_line.h"
 #include "commands.h"
 #include "results_output.h"
@@ -51,12 +52,6 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
 
 std::string gbits(double bandwidth_Bps) { return fmt::format("{:g} Gbit/s", bandwidth_Bps * 8 / 1e9); }
 
-double slowest_speed(const TopologyRoutes& routes, const std::vector<std::string>& hosts) {
-  double speed = routes.host_speed_flops(hosts.front());
-  for (const std::string& host : hosts) speed = std::min(speed, routes.host_speed_flops(host));
-  return speed;
-}
-
 }  // namespace
 
 int analyze_command(int argc, char** argv) {
@@ -87,25 +82,15 @@ int analyze_command(int argc, char** argv) {
 
   const std::string topology_file = args.positional[0];
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
-  Platform platform = load_platform(topology_file);
-  std::unique_ptr<TopologyRoutes> routes_of_platform;
-  std::string platform_name = std::filesystem::path(topology_file).stem().string();
-  if (platform.topology) {
-    const Topology topology = model.shape(*platform.topology);
-    check_platform_model(topology, model.platform_model(), args.value("--model").value_or(topology_file));
-    routes_of_platform = std::make_unique<TopologyRoutes>(topology, model.platform_model());
-    platform_name = topology.name;
-  } else {
-    if (model.reshapes_platform())
-      throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, process_stack, nic_sharing and "
-                                   "background need a compact topology, not SimGrid XML", topology_file));
-    routes_of_platform = std::make_unique<TopologyRoutes>(platform.source);
-  }
+  const Platform platform = load_platform(topology_file);
+  const std::string platform_name =
+      platform.topology ? platform.topology->name : std::filesystem::path(topology_file).stem().string();
+  const auto routes_of_platform = platform_routes(platform, model, args.value("--model").value_or(topology_file));
   TopologyRoutes& routes = *routes_of_platform;
   const ClusterLayout& layout = platform.layout;
   if (auto misfit = placement_misfit(placement, layout)) throw InputError(fmt::format("{}: {}", topology_file, *misfit));
   std::vector<std::string> hosts = hosts_of_ranks(placement, layout);
-  const double gpu_speed = slowest_speed(routes, hosts);
+  const double gpu_speed = routes.slowest_speed_flops(hosts);
   const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
 
   nlohmann::json order_json;

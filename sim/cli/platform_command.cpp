@@ -33,9 +33,8 @@ int platform_command(int argc, char** argv) {
   if (args.positional.size() != 1) throw UsageError("ringsim platform: expected exactly one TOPOLOGY.json");
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
   const Topology topology = model.shape(load_topology(args.positional[0]));
-  check_platform_model(topology, model.platform_model(), args.value("--model").value_or(""));
-  const std::string xml =
-      args.has("--dot") ? topology_dot(topology, model.platform_model()) : platform_xml(topology, model.platform_model());
+  const auto routes = routes_under_model(topology, model.platform_model(), args.value("--model").value_or(args.positional[0]));
+  const std::string xml = args.has("--dot") ? routes->dot(topology.name) : platform_xml(topology, model.platform_model());
   auto output = args.value("-o");
   if (!output) output = args.value("--output");
   if (output) {

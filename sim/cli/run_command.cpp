@@ -107,7 +107,7 @@ int run_command(int argc, char** argv) {
 
   const std::string what_if = variant_table(runs);
   if (!what_if.empty()) fmt::print("\n{}", what_if);
-  const auto findings = scenario_findings(scenario, platform.topology ? &*platform.topology : nullptr, platform.layout, runs);
+  const auto findings = scenario_findings(scenario, platform, runs);
   if (!findings.empty()) {
     fmt::print("\n# Findings\n");
     for (const auto& finding : findings) fmt::print("- {}\n", finding);

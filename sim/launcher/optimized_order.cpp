@@ -1,10 +1,9 @@
 #include "optimized_order.h"
 
 #include "../../topologies/ring_order.h"
+#include "platform_routes.h"
 
-#include <algorithm>
 #include <map>
-#include <memory>
 
 namespace ringsim {
 
@@ -16,16 +15,12 @@ Scenario with_optimized_orders(Scenario scenario, const Platform& platform) {
 
   for (PlacementSpec& placement : scenario.placements) {
     if (placement.order != RankOrder::optimized) continue;
-    if (!routes)
-      routes = platform.topology ? std::make_unique<TopologyRoutes>(scenario.model.shape(*platform.topology),
-                                                                    scenario.model.platform_model())
-                                 : std::make_unique<TopologyRoutes>(platform.source);
+    if (!routes) routes = platform_routes(platform, scenario.model, scenario.file.string());
     PlacementSpec cyclic = placement;
     cyclic.order = RankOrder::cyclic;
     const std::vector<std::string> hosts = hosts_of_ranks(cyclic, platform.layout);
-    double speed = routes->host_speed_flops(hosts.front());
-    for (const std::string& host : hosts) speed = std::min(speed, routes->host_speed_flops(host));
-    const OptimizedRingOrder best = optimize_ring_order(platform.layout, *routes, hosts, scenario.sizes.back(), speed);
+    const OptimizedRingOrder best =
+        optimize_ring_order(platform.layout, *routes, hosts, scenario.sizes.back(), routes->slowest_speed_flops(hosts));
     placement.optimized_nodes.clear();
     for (const std::string& host : best.hosts) placement.optimized_nodes.push_back(node_of_host.at(host));
   }

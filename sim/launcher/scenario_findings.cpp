@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <iterator>
+#include <memory>
 #include <optional>
 
 namespace ringsim {
@@ -48,11 +49,10 @@ struct BottleneckWords {
 };
 
 // The ring's bottleneck in words under the variant's model, when the analysis applies.
-std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, const ModelSettings& model, const Topology* topology,
-                                             const ClusterLayout& layout) {
-  if (topology == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
+std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes, const ClusterLayout& layout) {
+  if (routes == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
   const auto hosts = hosts_of_ranks(result.spec.placement, layout);
-  const RingEmbedding ring = embed_ring(model.shape(*topology), model.platform_model(), hosts);
+  const RingEmbedding ring = embed_ring(*routes, hosts);
   const Bottleneck bottleneck = find_bottleneck(ring);
   return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
 }
@@ -82,24 +82,31 @@ std::string prefix(const VariantRun& run) { return run.name.empty() ? "" : fmt::
 
 }  // namespace
 
-std::vector<std::string> scenario_findings(const Scenario& scenario, const Topology* topology, const ClusterLayout& layout,
-                                           const std::vector<VariantRun>& runs) {
+std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs) {
   std::vector<std::string> findings;
   if (runs.empty() || runs.front().results.empty()) return findings;
+  const ClusterLayout& layout = platform.layout;
+  // The topology graph of each variant's model, built once (compact topologies only).
+  std::vector<std::unique_ptr<TopologyRoutes>> routes;
+  for (const VariantRun& run : runs)
+    routes.push_back(platform.topology ? routes_under_model(run.model.shape(*platform.topology), run.model.platform_model(),
+                                                            scenario.file.string())
+                                       : nullptr);
   const std::uint64_t bytes = scenario.sizes.back();
   const std::string size = format_bytes(bytes);
 
-  for (const VariantRun& run : runs) {
+  for (std::size_t v = 0; v < runs.size(); ++v) {
+    const VariantRun& run = runs[v];
     if (run.results.size() == 1)
-      if (const auto words = bottleneck_of(run.results.front(), run.model, topology, layout))
+      if (const auto words = bottleneck_of(run.results.front(), routes[v].get(), layout))
         findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
                                        format_duration(time_at(run.results.front(), bytes)), words->description));
     for (std::size_t i = 1; i < run.results.size(); ++i) {
       const CaseResult& other = run.results[i];
       const CaseResult& base = run.results[reference_of(run.results, i)];
       const double ratio = time_at(other, bytes) / time_at(base, bytes);
-      const auto words = bottleneck_of(other, run.model, topology, layout);
-      const auto base_words = bottleneck_of(base, run.model, topology, layout);
+      const auto words = bottleneck_of(other, routes[v].get(), layout);
+      const auto base_words = bottleneck_of(base, routes[v].get(), layout);
       std::string sentence = fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
                                          case_label(base), size);
       if (words && base_words) {
@@ -138,12 +145,13 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const Topol
       std::vector<std::string> slower, same;
       std::optional<BottleneckWords> mechanism;
       const std::size_t reference = reference_of(runs.front().results, i);
-      for (const VariantRun& run : runs) {
+      for (std::size_t v = 0; v < runs.size(); ++v) {
+        const VariantRun& run = runs[v];
         if (i >= run.results.size()) continue;
         const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
         if (ratio > 1 + kSameWithin) {
           slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
-          if (!mechanism) mechanism = bottleneck_of(run.results[i], run.model, topology, layout);
+          if (!mechanism) mechanism = bottleneck_of(run.results[i], routes[v].get(), layout);
         } else {
           same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
         }

@@ -17,10 +17,9 @@ struct VariantRun {
   std::vector<CaseResult> results;
 };
 
-// Sentences, one finding each, at the scenario's largest size. TOPOLOGY may be null (SimGrid XML):
-// then bottlenecks are not named.
-std::vector<std::string> scenario_findings(const Scenario& scenario, const Topology* topology, const ClusterLayout& layout,
-                                           const std::vector<VariantRun>& runs);
+// Sentences, one finding each, at the scenario's largest size. Bottlenecks are named on compact
+// topologies only (their graph under each variant's model).
+std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs);
 
 // With several variants: each case's time per variant and its speed-up over the first variant.
 std::string variant_table(const std::vector<VariantRun>& runs);

@@ -1,13 +1,13 @@
 #include "simulation.h"
 
 #include "../../topologies/platform_xml.h"
-#include "../../topologies/topology_graph.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "case_costs.h"
 #include "case_jobs.h"
 #include "chrome_timeline.h"
 #include "optimized_order.h"
+#include "platform_routes.h"
 #include "smpi_case.h"
 #include "work_directory.h"
 
@@ -18,10 +18,7 @@ namespace ringsim {
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario_as_written, const Platform& platform,
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file) {
-  if (!platform.topology && scenario_as_written.model.reshapes_platform())
-    throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, process_stack, nic_sharing and background "
-                                 "need a compact topology, not SimGrid XML",
-                                 scenario_as_written.topology.string()));
+  check_model_fits(platform, scenario_as_written.model, scenario_as_written.file.string());
   const Scenario scenario = with_optimized_orders(scenario_as_written, platform);
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
@@ -29,10 +26,8 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   // links or add process stacks); SimGrid XML is used as written.
   std::filesystem::path platform_file = platform.source;
   if (platform.topology) {
-    const Topology topology = scenario.model.shape(*platform.topology);
-    check_platform_model(topology, scenario.model.platform_model(), scenario.file.string());
     platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, platform_xml(topology, scenario.model.platform_model()));
+    write_file_atomically(platform_file, platform_xml(scenario.model.shape(*platform.topology), scenario.model.platform_model()));
   }
 
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).

@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../../sim/rank/algorithm_catalog.h"
 #include "../unit/temp_files.h"
+#include "one_to_seventeen_ranks.h"
 #include "ringsim_process.h"
 
 #include <doctest/doctest.h>
@@ -50,11 +51,8 @@ const nlohmann::json& row_for(const nlohmann::json& results, const std::string& 
 
 TEST_CASE("every algorithm sums exactly for N = 1..17 with counts not divisible by N") {
   TempDir dir;
-  auto topology = dir.write("five.json", R"({"racks": [{"nodes": [{"name": "n", "count": 5, "gpus": 4}]}]})");
-  // One placement per N over up to five 4-GPU nodes, block and cyclic, uneven nodes included.
-  const std::string placements = R"(["1", "2", "1-1-1", "2-2", {"ranks": "2-2-1", "order": "cyclic"}, "3-3",
-      "4-3", {"ranks": "4-3-1", "order": "cyclic"}, "3-3-3", "4-4-2", "4-4-3", "4-4-4",
-      {"ranks": "4-4-4-1", "order": "cyclic"}, "4-4-4-2", "4-4-4-3", "4-4-4-4", {"ranks": "4-4-4-4-1", "order": "cyclic"}])";
+  auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string placements = kOneToSeventeenRanks;
   // 1 float (fewer elements than ranks), 17, 1009 and 65537 floats.
   const auto results = run_scenario(dir, scenario(topology.string(), placements, algorithm_list(true),
                                                   "[4, 68, 4036, 262148]", "{}", 1));

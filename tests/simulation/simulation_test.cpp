@@ -2,6 +2,7 @@
 // closed form of the ring and against the mechanisms README explains.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../unit/temp_files.h"
+#include "one_to_seventeen_ranks.h"
 #include "ringsim_process.h"
 
 #include <doctest/doctest.h>
@@ -80,11 +81,8 @@ TEST_CASE("the same scenario twice gives byte-identical results whatever --jobs"
 
 TEST_CASE("the ring sums exactly for N = 1..17 with sizes not divisible by N in block and cyclic order") {
   TempDir dir;
-  auto topology = dir.write("five.json", R"({"racks": [{"nodes": [{"name": "n", "count": 5, "gpus": 4}]}]})");
-  // One placement per N, spread over up to five 4-GPU nodes.
-  const std::string placements = R"(["1", "2", "1-1-1", "2-2", {"ranks": "2-2-1", "order": "cyclic"}, "3-3",
-      "4-3", {"ranks": "4-3-1", "order": "cyclic"}, "3-3-3", "4-4-2", "4-4-3", "4-4-4",
-      {"ranks": "4-4-4-1", "order": "cyclic"}, "4-4-4-2", "4-4-4-3", "4-4-4-4", {"ranks": "4-4-4-4-1", "order": "cyclic"}])";
+  auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string placements = kOneToSeventeenRanks;
   // 1 float (fewer elements than ranks), 250, 1025 and 65537 floats.
   auto file = dir.write("c.json", scenario(topology.string(), placements, R"([4, 1000, 4100, 262148])", "{}", 1));
   const auto run = run_ringsim("run " + file.string() + " --quiet --json " + (dir.path() / "r.json").string(), dir.path());

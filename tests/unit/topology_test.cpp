@@ -142,8 +142,8 @@ TEST_CASE("half-duplex NICs and background loads reshape the platform and the an
   CHECK(ring.bandwidth.at({"node1-nic", "up"}) == doctest::Approx(0.75 * 1.25e9));
   PlatformModel unknown;
   unknown.background = {{"node9-nic", "up", 0.5}};
-  CHECK(RINGSIM_ERROR_OF(check_platform_model(seed, unknown, "m.json")).find("m.json: model: background load on \"node9-nic\"") == 0);
+  CHECK(RINGSIM_ERROR_OF(routes_under_model(seed, unknown, "m.json")).find("m.json: model: background load on \"node9-nic\"") == 0);
   PlatformModel wrong_direction;
   wrong_direction.background = {{"rack0-switch", "up", 0.5}};
-  CHECK(RINGSIM_ERROR_OF(check_platform_model(seed, wrong_direction, "m.json")).find("its direction must be \"both\"") != std::string::npos);
+  CHECK(RINGSIM_ERROR_OF(routes_under_model(seed, wrong_direction, "m.json")).find("its direction must be \"both\"") != std::string::npos);
 }
