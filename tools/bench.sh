@@ -1,52 +1,190 @@
 #!/usr/bin/env bash
-# Benchmark: wall time and peak anonymous memory (RssAnon, summed over ringsim, smpirun and smpimain)
-# of one 64 MiB ring allreduce simulated at 64, 256 and 512 ranks (8 GPUs per node, 10 GbE, block
-# placement, 1 iteration, no warm-up). RssAnon, not max RSS: SMPI's shared-malloc pages are mapped
-# once per rank and max RSS would count them again for every mapping.
+# Benchmark: one ring allreduce (64 MiB, block placement, 10 GbE, 1 iteration, no warm-up) simulated by
+# ringsim and by a naive baseline, side by side, for each rank count N and GPUs-per-node layout.
 #
-# usage: tools/bench.sh [RANKS ...]      (default: 64 256 512; the build must exist: tools/build.sh)
+# The naive baseline is a plain `smpirun` of the same rank program (build/ringsim-rank-smpi.so) with
+# SimGrid's defaults: privatization on, smpi/simulate-computation on, no clock preload, SMPI's own
+# detached-send threshold. It uses the very platform, hostfile, model settings and rank options that
+# ringsim passed (recorded through a stand-in smpirun), keeping only smpi/shared-malloc-blocksize
+# (without it the run fails above ~256 ranks x 64 MiB with "Could not map folded virtual memory").
+# Its simulated time differs from ringsim's: it charges the measured host CPU time of the rank code.
+#
+# Columns: wall time; CPU time (user + sys of the whole process tree, steadier than wall time on a
+# shared machine); peak anonymous memory (RssAnon summed over every process of the run, sampled every
+# 50 ms: SMPI's shared-malloc pages are mapped once per rank and max RSS would count them repeatedly).
+# "> T s" means the baseline was stopped at its time limit. The output is a Markdown table.
+#
+# usage: tools/bench.sh [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-t BASELINE_LIMIT_S]
+#                       [-T RINGSIM_LIMIT_S] [-B]           (the build must exist: tools/build.sh)
+#   -n  rank counts (default: 64 256 512 1024; 2048 and 4096 work too, e.g. -n "2048 4096" -t 60)
+#   -g  GPUs per node, one row per layout (default: "1 8")
+#   -s  buffer size (default: 64MiB)
+#   -t  time limit of each baseline run in seconds (default: 300)
+#   -T  time limit of each ringsim run in seconds (default: none)
+#   -B  skip the baseline
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ringsim=$root/build/ringsim
+rank_library=$root/build/ringsim-rank-smpi.so
 [ -x "$ringsim" ] || { echo "bench: $ringsim not built; run tools/build.sh first" >&2; exit 2; }
-ranks_list=("$@")
-[ ${#ranks_list[@]} -gt 0 ] || ranks_list=(64 256 512)
-gpus_per_node=8
+[ -f "$rank_library" ] || { echo "bench: $rank_library not built; run tools/build.sh first" >&2; exit 2; }
+smpirun=$(command -v smpirun) || { echo "bench: smpirun not found on PATH" >&2; exit 2; }
+
+ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; baseline_limit=300; ringsim_limit=0; baseline=1
+command_line="tools/bench.sh $*"
+while getopts "n:g:s:t:T:B" option; do
+  case $option in
+    n) ranks_list=$OPTARG ;;
+    g) gpus_list=$OPTARG ;;
+    s) size=$OPTARG ;;
+    t) baseline_limit=$OPTARG ;;
+    T) ringsim_limit=$OPTARG ;;
+    B) baseline=0 ;;
+    *) sed -n '/^# usage/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
+for n in $ranks_list; do
+  for g in $gpus_list; do
+    [ $((n % g)) -eq 0 ] || { echo "bench: $n ranks is not a multiple of $g GPUs per node" >&2; exit 2; }
+  done
+done
+
 work=$(mktemp -d /tmp/ringsim-bench-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-rss_anon_kib() {  # sum of RssAnon over the processes whose command line names the bench directory
+# A stand-in smpirun that records ringsim's exact command (one argument per line) and runs the real one.
+cat >"$work/recording-smpirun" <<SH
+#!/bin/sh
+printf '%s\n' "\$@" >"\$RINGSIM_BENCH_RECORD"
+exec "$smpirun" "\$@"
+SH
+chmod +x "$work/recording-smpirun"
+
+rss_anon_kib() {  # sum of RssAnon over the processes whose command line names DIR
   local total=0 pid value
-  for pid in $(pgrep -f "$work" || true); do
+  for pid in $(pgrep -f "$1" || true); do
     value=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
     total=$((total + ${value:-0}))
   done
   echo "$total"
 }
 
-printf '%6s %8s %14s %10s %16s\n' ranks nodes simulated_s wall_s peak_RssAnon_MiB
-for ranks in "${ranks_list[@]}"; do
-  if [ $((ranks % gpus_per_node)) -ne 0 ]; then echo "bench: $ranks is not a multiple of $gpus_per_node" >&2; exit 2; fi
-  nodes=$((ranks / gpus_per_node))
-  cat >"$work/topology-$ranks.json" <<JSON
-{ "name": "bench-$ranks", "racks": [ { "nodes": [ { "name": "node", "count": $nodes, "gpus": $gpus_per_node,
-  "nic": { "bandwidth": "10Gbps", "latency": "1us" } } ] } ] }
-JSON
-  placement=$(printf "${gpus_per_node}-%.0s" $(seq "$nodes")); placement=${placement%-}
-  cat >"$work/scenario-$ranks.json" <<JSON
-{ "name": "bench-$ranks", "topology": "topology-$ranks.json", "placements": ["$placement"],
-  "sizes": ["64MiB"], "iterations": 1, "warmup": 0 }
-JSON
-  peak=0
+# measure TAG LIMIT_S COMMAND...: runs COMMAND in its own session under /usr/bin/time, samples the
+# memory of every process naming $work/TAG, stops it after LIMIT_S seconds (0: never). Sets
+# wall, cpu (empty when stopped), peak_mib and timed_out.
+measure() {
+  local tag=$1 limit=$2; shift 2
+  local peak=0 now start pid
   start=$(date +%s.%N)
-  "$ringsim" run "$work/scenario-$ranks.json" --quiet --jobs 1 --json "$work/result-$ranks.json" --out "$work/run-$ranks" >/dev/null &
+  setsid /usr/bin/time -o "$work/$tag.time" -f '%U %S' "$@" >"$work/$tag.out" 2>"$work/$tag.err" &
   pid=$!
+  timed_out=0
   while kill -0 "$pid" 2>/dev/null; do
-    now=$(rss_anon_kib); [ "$now" -gt "$peak" ] && peak=$now
+    now=$(rss_anon_kib "$work/$tag"); [ "$now" -gt "$peak" ] && peak=$now
+    if [ "$limit" != 0 ] && awk -v a="$start" -v b="$(date +%s.%N)" -v t="$limit" 'BEGIN { exit !(b - a > t) }'; then
+      timed_out=1
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      sleep 1
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      break
+    fi
     sleep 0.05
   done
-  wait "$pid"
-  wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-  simulated=$(sed -n 's/.*"time_s": \([0-9.e+-]*\).*/\1/p' "$work/result-$ranks.json" | head -n1)
-  printf '%6d %8d %14.6f %10.2f %16.1f\n' "$ranks" "$nodes" "$simulated" "$wall" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
+  wait "$pid" 2>/dev/null || status=$?
+  wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+  cpu=""
+  [ "$timed_out" = 1 ] || cpu=$(awk '/^[0-9.]+ [0-9.]+$/ { printf "%.2f", $1 + $2 }' "$work/$tag.time" 2>/dev/null || true)
+  peak_mib=$(awk -v k="$peak" 'BEGIN { printf "%.0f", k / 1024 }')
+}
+
+json_field() {  # json_field FILE PYTHON_EXPRESSION_ON_d
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null || true
+}
+
+# The baseline's command from ringsim's recorded one: drop ringsim's levers, keep everything else.
+baseline_command() {  # RECORD REPORT
+  python3 - "$1" "$2" <<'PY'
+import sys
+args = open(sys.argv[1]).read().split("\n")[:-1]
+levers = ("--cfg=smpi/simulate-computation:", "--cfg=smpi/send-is-detached-thresh:")
+out, i = [], 0
+while i < len(args):
+    arg = args[i]
+    if arg == "-no-privatize" or arg.startswith(levers):
+        i += 1
+        continue
+    if arg == "-wrapper":  # the clock preload
+        i += 2
+        continue
+    if arg == "--out" and i + 1 < len(args):
+        out += [arg, sys.argv[2]]
+        i += 2
+        continue
+    if arg == "--events":
+        i += 2
+        continue
+    out.append(arg)
+    i += 1
+print("\n".join(out[1:]))  # without the recording smpirun itself
+PY
+}
+
+echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $(pkg-config --modversion simgrid 2>/dev/null || echo '?'), $size ring, 10 GbE, block placement)"
+echo
+echo "| GPUs/node | ranks | engine | simulated s | ringsim wall s | ringsim CPU s | ringsim peak MiB | baseline simulated s | baseline wall s | baseline CPU s | baseline peak MiB | baseline / ringsim (wall) |"
+echo "|---:|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for gpus in $gpus_list; do
+  for ranks in $ranks_list; do
+    nodes=$((ranks / gpus))
+    tag=g$gpus-n$ranks
+    cat >"$work/topology-$tag.json" <<JSON
+{ "name": "bench-$tag", "racks": [ { "nodes": [ { "name": "node", "count": $nodes, "gpus": $gpus,
+  "nic": { "bandwidth": "10Gbps", "latency": "1us" } } ] } ] }
+JSON
+    placement=$(printf "${gpus}-%.0s" $(seq "$nodes")); placement=${placement%-}
+    cat >"$work/scenario-$tag.json" <<JSON
+{ "name": "bench-$tag", "topology": "topology-$tag.json", "placements": ["$placement"],
+  "sizes": ["$size"], "iterations": 1, "warmup": 0 }
+JSON
+    rm -f "$work/record-$tag"
+    measure "ringsim-$tag" "$ringsim_limit" \
+      env RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --json "$work/ringsim-$tag.json" --out "$work/ringsim-$tag"
+    if [ "$timed_out" = 1 ]; then
+      r_sim="—"; engine="—"; r_wall="> $ringsim_limit"; r_cpu="—"
+    elif [ ! -s "$work/ringsim-$tag.json" ]; then
+      echo "bench: ringsim failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 15 "$work/ringsim-$tag.err" >&2; exit 1
+    else
+      r_sim=$(json_field "$work/ringsim-$tag.json" '"%.6f" % d["results"][0]["time_s"]')
+      engine=$(json_field "$work/ringsim-$tag.json" 'd["results"][0].get("engine", d.get("engine", "smpi"))')
+      r_wall=$wall; r_cpu=$cpu
+    fi
+    r_peak=$peak_mib
+    b_sim="—"; b_wall="—"; b_cpu="—"; b_peak="—"; ratio="—"
+    if [ "$baseline" = 1 ]; then
+      if [ -s "$work/record-$tag" ]; then
+        mapfile -t base_args < <(baseline_command "$work/record-$tag" "$work/baseline-$tag/report.json")
+        mkdir -p "$work/baseline-$tag"
+        # The baseline's processes carry $work/baseline-$tag in their command line (the report path),
+        # which is how their memory is found.
+        measure "baseline-$tag" "$baseline_limit" "$smpirun" "${base_args[@]}"
+        b_peak=$peak_mib
+        if [ "$timed_out" = 1 ]; then
+          b_wall="> $baseline_limit"
+          [ "$r_wall" != "> $ringsim_limit" ] && ratio=$(awk -v b="$baseline_limit" -v r="$r_wall" 'BEGIN { printf "> %.1f", b / r }')
+        elif [ -s "$work/baseline-$tag/report.json" ]; then
+          b_sim=$(json_field "$work/baseline-$tag/report.json" '"%.6f" % d["sizes"][0]["times_s"][0]')
+          b_wall=$wall; b_cpu=$cpu
+          [ "$r_wall" != "> $ringsim_limit" ] && ratio=$(awk -v b="$b_wall" -v r="$r_wall" 'BEGIN { printf "%.1f", b / r }')
+        else
+          b_wall="failed"
+          echo "bench: the baseline failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 5 "$work/baseline-$tag.err" >&2
+        fi
+      else
+        b_wall="n/a"  # ringsim ran no smpirun (another engine): nothing to replay
+      fi
+    fi
+    echo "| $gpus | $ranks | $engine | $r_sim | $r_wall | $r_cpu | $r_peak | $b_sim | $b_wall | $b_cpu | $b_peak | $ratio |"
+  done
 done
+echo
+echo "Baseline: plain \`smpirun\` of build/ringsim-rank-smpi.so with SimGrid's defaults (privatization, simulate-computation on, no preload, default detached-send threshold), ringsim's platform, hostfile, model and rank options, and smpi/shared-malloc-blocksize:67108864."
