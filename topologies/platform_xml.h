@@ -44,6 +44,13 @@ struct PlatformModel {
   std::vector<BackgroundLoad> background;
 };
 
+class PlatformPlan;
+
+// SimGrid XML of the plan (platform_plan.h) with Full-routed zones: a route per node pair in each
+// rack, so the file grows with the square of the nodes (1024 single-GPU nodes: ~70 MB). Simulations
+// load the platform library instead (platform_library.h), whose size grows with the nodes.
+std::string platform_xml(const PlatformPlan& plan);
+// Throws InputError as PlatformPlan does.
 std::string platform_xml(const Topology& topology, const PlatformModel& model = {});
 
 }  // namespace ringsim

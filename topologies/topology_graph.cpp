@@ -2,6 +2,7 @@
 
 #include "../sim/common/input_error.h"
 #include "cluster_layout.h"
+#include "platform_plan.h"
 
 // Under -fsanitize, GCC 12 reports a false -Wmaybe-uninitialized in Boost.Graph's named_graph.hpp
 // (a boost::optional); the suppression covers Boost's own lines only.
@@ -9,10 +10,10 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 #pragma GCC diagnostic pop
 #include <fmt/format.h>
 #include <iterator>
+#include <unordered_map>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -33,9 +34,6 @@ struct Edge {
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, Vertex, Edge>;
 using VertexId = Graph::vertex_descriptor;
 
-// Routing policy as weights: traffic inside a node takes the node's fabric (2 hops of weight 1)
-// rather than leaving through a NIC port (2 hops of weight 2); everything else is a tree.
-constexpr double kFabricWeight = 1, kPortWeight = 2, kNetworkWeight = 10;
 
 }  // namespace
 
@@ -43,81 +41,82 @@ struct TopologyRoutes::Impl {
   std::string topology_name;
   Graph graph;
   std::map<std::string, VertexId> vertex;
-  std::map<std::string, LinkProperties> links;
+  std::unordered_map<std::string, LinkProperties> links;
   std::map<LinkUse, double> background_fraction;
-  std::map<std::string, double> host_speed;  // compact topologies; SimGrid knows it for XML
-  std::map<std::string, std::vector<VertexId>> trees;  // shortest-path predecessors per source host
-  std::map<std::pair<std::string, std::string>, Route> routes;
+  std::unordered_map<std::string, Route> routes;  // SimGrid's, keyed "from\nto"
 
   VertexId add_vertex(const std::string& name) {
     auto [it, added] = vertex.try_emplace(name, 0);
     if (added) it->second = boost::add_vertex(Vertex{name}, graph);
     return it->second;
   }
-  void add_link(const std::string& id, const LinkSpec& spec, bool contended, bool split) {
-    if (!(spec.bandwidth_Bps > 0)) throw InputError(fmt::format("topology {}: link {} has no bandwidth", topology_name, id));
-    links[id] = {spec.bandwidth_Bps, spec.latency_s, contended, split};
-  }
-  void connect(const std::string& a, const std::string& b, const std::string& link, double weight) {
-    const bool split = !link.empty() && links.at(link).split;
-    boost::add_edge(add_vertex(a), add_vertex(b), Edge{link, split ? a : "", weight}, graph);
-  }
+
+  // A compact topology: routes, links and their roles from the platform plan, in O(hops) per route.
+  std::unique_ptr<PlatformPlan> plan;
 
   void build(const Topology& topology, const PlatformModel& model) {
     topology_name = topology.name;
-    const auto& stack = model.process_stack;
-    if (topology.spine) add_link(kSpineLinkName, *topology.spine, !topology.spine_nonblocking, false);
+    plan = std::make_unique<PlatformPlan>(topology, model);
+    const auto& plan_links = plan->links();
+    links.reserve(plan_links.size());
+    for (const PlanLink& link : plan_links) {
+      if (link.role == LinkRole::background) continue;  // the analysis deducts the load from the link instead
+      links.emplace(link.name, LinkProperties{link.spec.bandwidth_Bps, link.spec.latency_s, link.contended, link.split});
+      for (const PlanLink::Companion& companion : link.companions)
+        background_fraction[{link.name, direction_name(companion.loaded)}] = companion.fraction;
+    }
+  }
+
+  static std::string direction_name(Crossing crossing) {
+    return crossing == Crossing::up ? "up" : crossing == Crossing::down ? "down" : "shared";
+  }
+
+  Route plan_route(const std::string& from_host, const std::string& to_host) const {
+    const HostRef* from = plan->find_host(from_host);
+    const HostRef* to = plan->find_host(to_host);
+    if (from == nullptr || to == nullptr)
+      throw InputError(fmt::format("topology {}: no host {}", topology_name, from == nullptr ? from_host : to_host));
+    Route route;
+    const Hops hops = plan->route(*from, *to);
+    route.hops.reserve(hops.size());
+    for (const Hop& hop : hops) {
+      const PlanLink& link = plan->links()[hop.link];
+      if (link.role != LinkRole::background) route.hops.push_back({link.name, direction_name(hop.crossing)});
+    }
+    // Summed from the destination back, as the analysis always has (the last bits of a sum depend on its order).
+    for (auto hop = route.hops.rbegin(); hop != route.hops.rend(); ++hop) route.latency_s += links.at(hop->link).latency_s;
+    return route;
+  }
+
+  // The graph of a compact topology, for --dot: every GPU, each node's bus or NVSwitch, each NIC's port
+  // and uplink end, each rack's switch, and with several racks each rack's spine port and the spine.
+  void build_graph() {
+    const Topology& topology = plan->topology();
+    auto connect = [&](const std::string& a, const std::string& b, const std::string& link) {
+      const bool split = !link.empty() && links.at(link).split;
+      boost::add_edge(add_vertex(a), add_vertex(b), Edge{link, split ? a : "", 1}, graph);
+    };
+    const auto& stack = plan->model().process_stack;
     for (const RackSpec& rack : topology.racks) {
       const std::string switch_vertex = rack.name + "-switch";
-      add_link(switch_link_name(rack), rack.switch_link, !rack.switch_nonblocking, false);
       for (const NodeSpec& node : rack.nodes) {
         const bool nvlink = node.intra_kind == IntraKind::nvlink;
         const std::string fabric = node.name + (nvlink ? "-nvswitch" : "-bus");
-        if (!nvlink) add_link(intra_link_name(node), node.intra, true, false);
         for (int k = 0; k < node.nics; ++k) {
-          // port -(NIC)- uplink end -(switch link)- switch: a route between nodes crosses the switch link
-          // twice in the graph, once in the platform (a route counts a link once).
           const std::string nic = nic_link_name(node, k), port = nic + "-port", end = nic + "-end";
-          add_link(nic, node.nic, true, !model.nic_half_duplex);
-          connect(port, end, nic, kNetworkWeight);
-          connect(end, switch_vertex, switch_link_name(rack), kNetworkWeight);
+          connect(port, end, nic);
+          connect(end, switch_vertex, switch_link_name(rack));
         }
         for (int g = 0; g < node.gpus; ++g) {
           const std::string host = host_name(node, g);
-          host_speed[host] = node.gpu_speed_flops;
-          if (nvlink) add_link(nvlink_port_name(node, g), node.intra, true, true);
-          connect(host, fabric, nvlink ? nvlink_port_name(node, g) : intra_link_name(node), kFabricWeight);
-          std::string stack_link;
-          if (stack) {
-            stack_link = host + "-stack";
-            add_link(stack_link, {node.nic.bandwidth_Bps * stack->nic_ratio, stack->latency_s}, true, !stack->shared);
-          }
-          connect(host, nic_link_name(node, nic_of_gpu(node, g)) + "-port", stack_link, kPortWeight);
+          connect(host, fabric, nvlink ? nvlink_port_name(node, g) : intra_link_name(node));
+          connect(host, nic_link_name(node, nic_of_gpu(node, g)) + "-port", stack ? host + "-stack" : "");
         }
       }
       if (topology.spine) {
-        add_link(uplink_name(rack), rack.uplink, true, true);
-        connect(switch_vertex, rack.name + "-spine-port", uplink_name(rack), kNetworkWeight);
-        connect(rack.name + "-spine-port", kSpineLinkName, kSpineLinkName, kNetworkWeight);
+        connect(switch_vertex, rack.name + "-spine-port", uplink_name(rack));
+        connect(rack.name + "-spine-port", kSpineLinkName, kSpineLinkName);
       }
-    }
-    std::vector<int> component(boost::num_vertices(graph));
-    if (boost::connected_components(graph, component.data()) > 1)
-      throw InputError(fmt::format("topology {}: not every GPU reaches every other", topology.name));
-
-    for (const BackgroundLoad& load : model.background) {
-      auto it = links.find(load.link);
-      if (it == links.end())
-        throw InputError(fmt::format("background load on \"{}\": topology {} has no such link (its links are named like "
-                                     "node0-nic, node0-intra, rack0-switch, rack0-uplink, spine; see ringsim platform --dot)",
-                                     load.link, topology.name));
-      if (!it->second.split && load.direction != "both")
-        throw InputError(fmt::format("background load on \"{}\": the link is not split duplex, so its direction must be \"both\"",
-                                     load.link));
-      const std::vector<std::string> directions =
-          !it->second.split ? std::vector<std::string>{"shared"}
-          : load.direction == "both" ? std::vector<std::string>{"up", "down"} : std::vector<std::string>{load.direction};
-      for (const auto& direction : directions) background_fraction[{load.link, direction}] = load.fraction;
     }
   }
 
@@ -162,6 +161,8 @@ struct TopologyRoutes::Impl {
     if (!boost::edge(u, v, graph).second) boost::add_edge(u, v, Edge{"", "", 1}, graph);
   }
 
+  static std::string route_key(const std::string& from_host, const std::string& to_host) { return from_host + '\n' + to_host; }
+
   void build(const std::filesystem::path& file) {
     topology_name = file.string();
     engine = &simgrid_platform(file);
@@ -169,8 +170,8 @@ struct TopologyRoutes::Impl {
     if (hosts.empty()) throw InputError(fmt::format("{}: the platform declares no host", file.string()));
     const std::string first = hosts.front()->get_name();
     for (const auto* host : hosts) {
-      routes.emplace(std::make_pair(first, host->get_name()), simgrid_route(first, host->get_name()));
-      routes.emplace(std::make_pair(host->get_name(), first), simgrid_route(host->get_name(), first));
+      routes.emplace(route_key(first, host->get_name()), simgrid_route(first, host->get_name()));
+      routes.emplace(route_key(host->get_name(), first), simgrid_route(host->get_name(), first));
     }
     std::vector<int> component(boost::num_vertices(graph));
     if (boost::connected_components(graph, component.data()) > 1)
@@ -178,32 +179,7 @@ struct TopologyRoutes::Impl {
   }
 
   Route find_route(const std::string& from_host, const std::string& to_host) {
-    if (engine != nullptr) return simgrid_route(from_host, to_host);
-    auto host_vertex = [&](const std::string& host) {
-      auto it = vertex.find(host);
-      if (it == vertex.end()) throw InputError(fmt::format("topology {}: no host {}", topology_name, host));
-      return it->second;
-    };
-    const VertexId from = host_vertex(from_host), to = host_vertex(to_host);
-    auto& tree = trees[from_host];
-    if (tree.empty()) {
-      tree.resize(boost::num_vertices(graph));
-      boost::dijkstra_shortest_paths(graph, from, boost::predecessor_map(tree.data()).weight_map(boost::get(&Edge::weight, graph)));
-    }
-    Route route;
-    // Walk back from the destination; each edge is crossed from tree[v] to v.
-    for (VertexId v = to; v != from; v = tree[v]) {
-      const VertexId u = tree[v];
-      const Edge& edge = graph[boost::edge(u, v, graph).first];
-      if (edge.link.empty()) continue;
-      const std::string direction = edge.up_end.empty() ? "shared" : graph[u].name == edge.up_end ? "up" : "down";
-      const LinkUse use{edge.link, direction};
-      if (std::find(route.hops.begin(), route.hops.end(), use) != route.hops.end()) continue;  // one link, two graph edges
-      if (std::none_of(route.hops.begin(), route.hops.end(), [&](const LinkUse& seen) { return seen.link == use.link; }))
-        route.latency_s += links.at(edge.link).latency_s;
-      route.hops.insert(route.hops.begin(), use);
-    }
-    return route;
+    return engine != nullptr ? simgrid_route(from_host, to_host) : plan_route(from_host, to_host);
   }
 };
 
@@ -217,14 +193,15 @@ TopologyRoutes::TopologyRoutes(const std::filesystem::path& simgrid_xml) : impl_
 
 TopologyRoutes::~TopologyRoutes() = default;
 
-const Route& TopologyRoutes::route(const std::string& from_host, const std::string& to_host) {
-  const auto key = std::make_pair(from_host, to_host);
+Route TopologyRoutes::route(const std::string& from_host, const std::string& to_host) {
+  if (impl_->plan) return impl_->plan_route(from_host, to_host);  // O(hops): nothing to keep
+  const std::string key = Impl::route_key(from_host, to_host);
   auto it = impl_->routes.find(key);
   if (it == impl_->routes.end()) it = impl_->routes.emplace(key, impl_->find_route(from_host, to_host)).first;
   return it->second;
 }
 
-const std::map<std::string, LinkProperties>& TopologyRoutes::links() const { return impl_->links; }
+const LinkProperties& TopologyRoutes::link(const std::string& name) const { return impl_->links.at(name); }
 
 double TopologyRoutes::bandwidth_of(const LinkUse& use) const {
   auto loaded = impl_->background_fraction.find(use);
@@ -234,7 +211,11 @@ double TopologyRoutes::bandwidth_of(const LinkUse& use) const {
 
 double TopologyRoutes::slowest_speed_flops(const std::vector<std::string>& hosts) const {
   auto speed_of = [&](const std::string& host) {
-    if (impl_->engine == nullptr) return impl_->host_speed.at(host);
+    if (impl_->engine == nullptr) {
+      const HostRef* found = impl_->plan->find_host(host);
+      if (found == nullptr) throw InputError(fmt::format("topology {}: no host {}", impl_->topology_name, host));
+      return impl_->plan->nodes()[found->node].spec->gpu_speed_flops;
+    }
     const auto* found = impl_->engine->host_by_name_or_null(host);
     if (found == nullptr) throw InputError(fmt::format("platform {}: no host {}", impl_->topology_name, host));
     return found->get_speed();
@@ -245,6 +226,7 @@ double TopologyRoutes::slowest_speed_flops(const std::vector<std::string>& hosts
 }
 
 std::string TopologyRoutes::dot(const std::string& title) const {
+  if (impl_->plan && boost::num_vertices(impl_->graph) == 0) impl_->build_graph();
   const Graph& graph = impl_->graph;
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
@@ -268,16 +250,17 @@ std::string TopologyRoutes::dot(const std::string& title) const {
 RingEmbedding embed_ring(TopologyRoutes& routes, const std::vector<std::string>& hosts) {
   RingEmbedding ring;
   const std::size_t n = hosts.size();
+  ring.routes.reserve(n);
+  ring.route_latency_s.reserve(n);
   for (std::size_t r = 0; r < n; ++r) {
-    const Route& route = routes.route(hosts[r], hosts[(r + 1) % n]);
+    Route route = routes.route(hosts[r], hosts[(r + 1) % n]);
     for (const LinkUse& use : route.hops) {
-      ++ring.ring_edges[use];
-      ring.bandwidth[use] = routes.bandwidth_of(use);
+      if (++ring.ring_edges[use] == 1) ring.bandwidth[use] = routes.bandwidth_of(use);
+      ring.links.try_emplace(use.link, routes.link(use.link));
     }
-    ring.routes.push_back(route.hops);
+    ring.routes.push_back(std::move(route.hops));
     ring.route_latency_s.push_back(route.latency_s);
   }
-  ring.links = routes.links();  // after the routes: a SimGrid platform's links are learnt from them
   return ring;
 }
 

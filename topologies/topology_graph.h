@@ -1,11 +1,11 @@
-// A compact topology as a Boost.Graph graph, and the ring embedded in it: which links each ring edge
-// (rank r -> r+1) crosses, in which direction, and how many ring edges load each link direction.
+// The routes of a platform, and the ring embedded in it: which links each ring edge (rank r -> r+1)
+// crosses, in which direction, and how many ring edges load each link direction.
 //
-// Vertices: every GPU (rank slot), each node's bus (pcie/shm) or NVSwitch (nvlink), each NIC's port
-// and uplink end, each rack's switch, and with several racks each rack's spine port and the spine.
-// Edges carry the SimGrid link they stand for. Routing follows the generated platform (platform_xml.h):
-// inside a node over the bus or NVLink ports, between nodes GPU -> its NIC -> switch [-> uplink -> spine
-// -> uplink -> switch] -> NIC -> GPU (edge weights make the node's fabric the shortest way inside it).
+// A compact topology's routes come from its platform plan (platform_plan.h), the same routes the
+// simulated platform has: inside a node over the bus or NVLink ports, between nodes GPU -> its NIC ->
+// switch [-> uplink -> spine -> uplink -> switch] -> NIC -> GPU; computed per host pair in O(hops).
+// Its Boost.Graph graph is drawn for --dot: every GPU, each node's bus (pcie/shm) or NVSwitch
+// (nvlink), each NIC's port and uplink end, each rack's switch, each rack's spine port and the spine.
 #pragma once
 
 #include "platform_xml.h"
@@ -38,12 +38,11 @@ struct Route {
   double latency_s = 0;
 };
 
-// The topology graph under a platform model, with the route between any two hosts (computed on demand
-// by Dijkstra, one shortest-path tree per source host, kept).
+// A platform under a model, with the route between any two hosts (computed on demand, kept).
 class TopologyRoutes {
  public:
-  // Throws InputError when the graph is not connected, a link has no bandwidth, or a background load
-  // names a link or direction the platform does not have.
+  // Throws InputError when a link has no bandwidth, or a background load names a link or direction
+  // the platform does not have.
   TopologyRoutes(const Topology& topology, const PlatformModel& model);
   // The routes of a hand-written SimGrid XML platform, as SimGrid itself computes them; the graph holds
   // its hosts and links, joined as routes cross them (from the first host to every other and back).
@@ -52,8 +51,8 @@ class TopologyRoutes {
   TopologyRoutes(const TopologyRoutes&) = delete;
   TopologyRoutes& operator=(const TopologyRoutes&) = delete;
 
-  const Route& route(const std::string& from_host, const std::string& to_host);
-  const std::map<std::string, LinkProperties>& links() const;
+  Route route(const std::string& from_host, const std::string& to_host);
+  const LinkProperties& link(const std::string& name) const;  // a link some route crosses
   // Bandwidth of a link direction left to the ring: the link's, less its background load.
   double bandwidth_of(const LinkUse& use) const;
   std::string dot(const std::string& title) const;
@@ -69,7 +68,7 @@ struct RingEmbedding {
   std::vector<std::vector<LinkUse>> routes;  // per ring edge r -> r+1
   std::vector<double> route_latency_s;       // per ring edge
   std::map<LinkUse, int> ring_edges;         // ring edges crossing each link direction
-  std::map<std::string, LinkProperties> links;
+  std::map<std::string, LinkProperties> links;  // the links the ring crosses
   std::map<LinkUse, double> bandwidth;       // per used link direction, background load deducted
 };
 

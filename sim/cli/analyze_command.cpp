@@ -25,9 +25,10 @@ namespace {
 constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json|PLATFORM.xml --placement P [--order block|cyclic|optimized]
                        [--sizes 16MiB,64MiB] [--model MODEL.json] [--json FILE]
 
-Embeds the ring of placement P (e.g. 4-3-1) in the topology: the route of every ring edge (rank r to
-r+1), how many ring edges cross each link in each direction, the bottleneck (most ring edges per unit
-of bandwidth), and the ring time in closed form for each size:
+Embeds the ring of placement P (e.g. 4-3-1; "RxK" stands for K nodes of R ranks, e.g. 1x65536) in
+the topology: the route of every ring edge (rank r to r+1), how many ring edges cross each link in each
+direction, the bottleneck (most ring edges per unit of bandwidth), and the ring time in closed form
+for each size:
   2(N-1) * max over ring edges of (route latency + S/N * ring edges on its busiest link / bandwidth)
   + (N-1) reductions of S/N/4 flops
 which is what the simulation gives on the ideal model (network CM02, no cross traffic, factors none).
@@ -128,6 +129,7 @@ int analyze_command(int argc, char** argv) {
   fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", platform_name, order_label,
              hosts.size(), fmt::join(nodes, ", "));
   fmt::print("#{:>24} {:>10} {:>11} {:>14}\n", "link", "direction", "ring edges", "bandwidth");
+  const bool json_wanted = args.value("--json").has_value();  // 65,536 ranks: 131,073 link rows
   nlohmann::json links = nlohmann::json::array();
   for (const auto& [use, edges] : ring.ring_edges) {
     const LinkProperties& link = ring.links.at(use.link);
@@ -135,7 +137,7 @@ int analyze_command(int argc, char** argv) {
     const bool is_bottleneck = use == bottleneck.use;
     fmt::print(" {:>24} {:>10} {:>11} {:>14}{}\n", use.link, use.direction, edges, gbits(bandwidth),
                is_bottleneck ? "  <- bottleneck" : link.contended ? "" : "  (non-blocking)");
-    links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", bandwidth}});
+    if (json_wanted) links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", bandwidth}});
   }
   fmt::print("# bottleneck: {}: each step moves {} x S/{} through it\n", describe_bottleneck(ring, bottleneck, hosts),
              bottleneck.ring_edges, hosts.size());

@@ -16,12 +16,20 @@ std::string PlacementSpec::label() const { return fmt::format("{} {}", ranks_tex
 
 std::optional<std::vector<int>> parse_rank_counts(std::string_view text) {
   std::vector<int> counts;
+  auto number = [](std::string_view digits, int& value) {
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return ec == std::errc() && end == digits.data() + digits.size() && value >= 0 && value <= 1'000'000;
+  };
   for (std::size_t from = 0; from <= text.size();) {
-    std::size_t dash = std::min(text.find('-', from), text.size());
-    int value = -1;
-    auto [end, ec] = std::from_chars(text.data() + from, text.data() + dash, value);
-    if (ec != std::errc() || end != text.data() + dash || value < 0 || value > 1'000'000) return std::nullopt;
-    counts.push_back(value);
+    const std::size_t dash = std::min(text.find('-', from), text.size());
+    const std::string_view item = text.substr(from, dash - from);
+    // "RxK": K nodes of R ranks each, so that a placement over thousands of nodes stays short.
+    const std::size_t times = item.find('x');
+    int value = -1, repeat = 1;
+    if (!number(item.substr(0, times), value)) return std::nullopt;
+    if (times != std::string_view::npos && (!number(item.substr(times + 1), repeat) || repeat < 1)) return std::nullopt;
+    if (counts.size() + static_cast<std::size_t>(repeat) > 1'000'000) return std::nullopt;
+    counts.insert(counts.end(), static_cast<std::size_t>(repeat), value);
     from = dash + 1;
   }
   if (std::accumulate(counts.begin(), counts.end(), 0LL) < 1) return std::nullopt;

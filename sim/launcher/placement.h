@@ -26,6 +26,7 @@ struct PlacementSpec {
   std::string label() const;       // "4-3-1 block"
 };
 
+// "4-3-1": ranks per node, in node order; "RxK" stands for K nodes of R ranks ("1x4096", "8x2-4").
 std::optional<std::vector<int>> parse_rank_counts(std::string_view text);
 std::optional<RankOrder> parse_rank_order(std::string_view text);
 std::string_view order_name(RankOrder order);

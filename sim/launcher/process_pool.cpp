@@ -1,5 +1,6 @@
 #include "process_pool.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
+#include <string_view>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,8 +57,17 @@ pid_t spawn(const ChildCommand& command) {
   std::vector<char*> argv;
   for (const std::string& arg : command.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  std::vector<char*> environment;
+  for (const std::string& setting : command.environment) environment.push_back(const_cast<char*>(setting.c_str()));
+  for (char** inherited = environ; *inherited != nullptr; ++inherited) {
+    const std::string_view name(*inherited, std::strcspn(*inherited, "="));
+    if (std::none_of(command.environment.begin(), command.environment.end(),
+                     [&](const std::string& setting) { return setting.starts_with(name) && setting.size() > name.size() && setting[name.size()] == '='; }))
+      environment.push_back(*inherited);
+  }
+  environment.push_back(nullptr);
   pid_t pid = 0;
-  int error = posix_spawnp(&pid, argv[0], &files, &attributes, argv.data(), environ);
+  int error = posix_spawnp(&pid, argv[0], &files, &attributes, argv.data(), environment.data());
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);
   if (error != 0) throw std::runtime_error(fmt::format("cannot start {}: {}", command.argv[0], std::strerror(error)));

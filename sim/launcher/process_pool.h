@@ -12,6 +12,7 @@ namespace ringsim {
 struct ChildCommand {
   std::vector<std::string> argv;
   std::filesystem::path log;
+  std::vector<std::string> environment;  // NAME=VALUE set for the child, over ringsim's own environment
 };
 
 struct ChildOutcome {

@@ -1,6 +1,6 @@
 #include "simulation.h"
 
-#include "../../topologies/platform_xml.h"
+#include "../../topologies/plan_file.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "case_costs.h"
@@ -22,12 +22,13 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   const Scenario scenario = with_optimized_orders(scenario_as_written, platform);
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
-  // A compact topology's platform is generated here, under the scenario's model (which may scale its
-  // links or add process stacks); SimGrid XML is used as written.
+  // A compact topology's platform is planned here, under the scenario's model (which may scale its
+  // links or add process stacks), and built by the platform library (platform_library.h): its size
+  // grows with the nodes. SimGrid XML is used as written.
   std::filesystem::path platform_file = platform.source;
   if (platform.topology) {
-    platform_file = work.path() / "platform.xml";
-    write_file_atomically(platform_file, platform_xml(scenario.model.shape(*platform.topology), scenario.model.platform_model()));
+    platform_file = work.path() / "platform-plan.json";
+    write_file_atomically(platform_file, plan_file_json(scenario.model.shape(*platform.topology), scenario.model.platform_model()));
   }
 
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).

@@ -1,5 +1,6 @@
 #include "smpi_case.h"
 
+#include "../../topologies/platform_library.h"
 #include "program_paths.h"
 
 #include <cstdlib>
@@ -55,10 +56,11 @@ SmpiTools find_smpi_tools() {
     throw std::runtime_error(fmt::format("rank program {} not found: build it (cmake --build build) "
                                          "or set RINGSIM_RANK_LIBRARY",
                                          tools.rank_library.string()));
+  tools.platform_library = program_directory() / kPlatformLibraryName;
   return tools;
 }
 
-PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                                const ClusterLayout& layout, const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events) {
   std::filesystem::create_directories(case_dir);
@@ -68,12 +70,14 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
   prepared.command.log = case_dir / "smpi.log";
+  const bool plan = platform_file.extension() == ".json";
+  if (plan) prepared.command.environment = {fmt::format("{}={}", kPlatformPlanVariable, std::filesystem::absolute(platform_file).string())};
   auto& argv = prepared.command.argv;
   argv = {tools.smpirun.string(),
           "-np",
           std::to_string(hosts.size()),
           "-platform",
-          std::filesystem::absolute(platform_xml).string(),
+          std::filesystem::absolute(plan ? tools.platform_library : platform_file).string(),
           "-hostfile",
           hostfile.string(),
           // The rank code keeps no mutable globals, so one copy of the library serves every rank.

@@ -12,6 +12,7 @@ namespace ringsim {
 struct SmpiTools {
   std::filesystem::path smpirun;       // $RINGSIM_SMPIRUN, else "smpirun" from PATH
   std::filesystem::path rank_library;  // $RINGSIM_RANK_LIBRARY, else ringsim-rank-smpi.so beside ringsim
+  std::filesystem::path platform_library;  // libringsim-platform.so beside ringsim (platform_library.h)
 };
 
 // Throws std::runtime_error saying how to get what is missing.
@@ -23,8 +24,9 @@ struct PreparedCase {
   std::filesystem::path events;  // per-step events (JSON lines), when recorded
 };
 
-// Writes the case's hostfile into CASE_DIR and returns the smpirun command.
-PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+// Writes the case's hostfile into CASE_DIR and returns the smpirun command. PLATFORM_FILE is SimGrid
+// XML, or a platform plan (".json", plan_file.h) that SimGrid loads through the platform library.
+PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                                const ClusterLayout& layout, const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events);
 

@@ -26,6 +26,13 @@ TEST_CASE("placement notation") {
   CHECK_FALSE(parse_rank_counts("4-3-"));
   CHECK_FALSE(parse_rank_counts("four"));
   CHECK_FALSE(parse_rank_counts("0-0"));
+  // "RxK": K nodes of R ranks.
+  CHECK(parse_rank_counts("8x2-4") == std::vector<int>{8, 8, 4});
+  CHECK(parse_rank_counts("1x65536") == std::vector<int>(65536, 1));
+  CHECK_FALSE(parse_rank_counts("1x0"));
+  CHECK_FALSE(parse_rank_counts("1x"));
+  CHECK_FALSE(parse_rank_counts("x3"));
+  CHECK_FALSE(parse_rank_counts("1x2x3"));
   CHECK(parse_rank_order("cyclic") == RankOrder::cyclic);
   CHECK_FALSE(parse_rank_order("random"));
 }

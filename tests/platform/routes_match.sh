@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The routes of one topology under one model, three ways, must be equal link by link (names, directions,
+# order) with equal latencies: SimGrid on the generated XML (the platform as it always was), SimGrid on
+# the platform library (star-routed racks, what simulations load), and the platform plan (what the
+# analysis reads).
+# usage: routes_match.sh RINGSIM ROUTE_DUMP PLATFORM_LIBRARY TOPOLOGY.json 'MODEL JSON'
+set -euo pipefail
+ringsim=$1 dump=$2 library=$3 topology=$4 model=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '%s\n' "$model" > "$work/model.json"
+"$ringsim" platform "$topology" --model "$work/model.json" -o "$work/platform.xml"
+"$ringsim" platform "$topology" --model "$work/model.json" -o "$work/plan.json"
+"$dump" "$work/platform.xml" > "$work/xml.routes"
+RINGSIM_PLATFORM_PLAN="$work/plan.json" "$dump" "$library" > "$work/library.routes"
+"$dump" --plan "$work/plan.json" > "$work/plan.routes"
+pairs=$(wc -l < "$work/xml.routes")
+if [ "$pairs" -lt 1 ]; then echo "no route printed for $topology"; exit 1; fi
+status=0
+xml_summary=$("$dump" --summary "$work/platform.xml")
+library_summary=$(RINGSIM_PLATFORM_PLAN="$work/plan.json" "$dump" --summary "$library")
+[ "$xml_summary" = "$library_summary" ] || { echo "XML has $xml_summary, the library $library_summary"; status=1; }
+diff -u "$work/xml.routes" "$work/library.routes" > "$work/diff" || { echo "XML and library routes differ:"; head -20 "$work/diff"; status=1; }
+diff -u "$work/xml.routes" "$work/plan.routes" > "$work/diff" || { echo "XML and plan routes differ:"; head -20 "$work/diff"; status=1; }
+[ $status -eq 0 ] && echo "$pairs routes equal in XML, library and plan: $(basename "$topology") under $model"
+exit $status

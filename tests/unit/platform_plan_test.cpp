@@ -1,0 +1,92 @@
+#include "../../topologies/plan_file.h"
+#include "../../topologies/platform_plan.h"
+#include "temp_files.h"
+
+#include <doctest/doctest.h>
+#include <fstream>
+
+using namespace ringsim;
+using ringsim::testing::TempDir;
+
+namespace {
+
+// One rack of NODES single-GPU nodes on 10 GbE: the shape of the 4096-rank benchmark.
+Topology single_gpu_rack(int nodes) {
+  Topology topology;
+  topology.name = "rack-of-single-gpu-nodes";
+  RackSpec rack;
+  rack.name = "rack0";
+  rack.switch_link = {2.0 * nodes * 1.25e9, 1e-6};
+  rack.switch_nonblocking = true;
+  for (int n = 0; n < nodes; ++n) {
+    NodeSpec node;
+    node.name = "node" + std::to_string(n);
+    node.nic = {1.25e9, 1e-6};
+    node.intra = {12e9, 0.5e-6};
+    node.gpu_speed_flops = 1e12;
+    rack.nodes.push_back(node);
+  }
+  topology.racks.push_back(rack);
+  return topology;
+}
+
+std::vector<std::string> names(const PlatformPlan& plan, const Hops& hops) {
+  std::vector<std::string> named;
+  for (const Hop& hop : hops)
+    named.push_back(plan.links()[hop.link].name + (hop.crossing == Crossing::up ? " up" : hop.crossing == Crossing::down ? " down" : ""));
+  return named;
+}
+
+}  // namespace
+
+TEST_CASE("the platform plan of N single-GPU nodes grows with N, not N squared: 4096 nodes fit in 10 MB") {
+  const std::size_t size_1024 = plan_file_json(single_gpu_rack(1024), {}).size();
+  const std::size_t size_4096 = plan_file_json(single_gpu_rack(4096), {}).size();
+  CHECK(size_4096 <= 10u << 20);
+  // Four times the nodes: four times the bytes (within the longer node numbers), where a route per
+  // node pair would give sixteen.
+  CHECK(static_cast<double>(size_4096) / static_cast<double>(size_1024) == doctest::Approx(4).epsilon(0.05));
+  const PlatformPlan plan(single_gpu_rack(4096), {});
+  CHECK(plan.links().size() == 2 * 4096 + 1);  // each node's bus and NIC, and the switch
+}
+
+TEST_CASE("a route between racks crosses NIC, switch, uplink, spine, uplink, switch, NIC, with process stacks at both ends") {
+  Topology topology = single_gpu_rack(2);
+  topology.racks.push_back(topology.racks[0]);
+  topology.racks[1].name = "rack1";
+  for (auto& node : topology.racks[1].nodes) node.name = "r1" + node.name;
+  topology.racks[0].uplink = topology.racks[1].uplink = {1.25e9, 2e-6};
+  topology.spine = LinkSpec{5e9, 1e-6};
+  PlatformModel model;
+  model.process_stack = ProcessStack{1, false, 0};
+  model.background = {{"rack0-uplink", "up", 0.5}};
+  const PlatformPlan plan(topology, model);
+  const HostRef* from = plan.find_host("node1-gpu0");
+  const HostRef* to = plan.find_host("r1node0-gpu0");
+  REQUIRE(from != nullptr);
+  REQUIRE(to != nullptr);
+  CHECK(names(plan, plan.route(*from, *to)) ==
+        std::vector<std::string>{"node1-gpu0-stack up", "node1-nic up", "rack0-switch", "rack0-uplink up",
+                                 "rack0-uplink-background-up", "spine", "rack1-uplink down", "rack1-switch", "r1node0-nic down",
+                                 "r1node0-gpu0-stack down"});
+  // The way back does not cross the loaded direction, so not its companion either.
+  CHECK(names(plan, plan.route(*to, *from)) ==
+        std::vector<std::string>{"r1node0-gpu0-stack up", "r1node0-nic up", "rack1-switch", "rack1-uplink up", "spine",
+                                 "rack0-uplink down", "rack0-switch", "node1-nic down", "node1-gpu0-stack down"});
+}
+
+TEST_CASE("the plan file gives back the topology and model it was written from, doubles exactly") {
+  Topology topology = single_gpu_rack(3);
+  topology.racks[0].nodes[1].nic.bandwidth_Bps = 1.0 / 3.0 * 1e10;  // no short decimal form
+  PlatformModel model;
+  model.nic_half_duplex = true;
+  model.process_stack = ProcessStack{0.7, true, 1.5e-6};
+  model.background = {{"node0-nic", "both", 0.3}};
+  TempDir dir;
+  const auto file = dir.path() / "plan.json";
+  std::ofstream(file) << plan_file_json(topology, model);
+  const auto [read_topology, read_model] = read_plan_file(file);
+  CHECK(plan_file_json(read_topology, read_model) == plan_file_json(topology, model));
+  CHECK(read_topology.racks[0].nodes[1].nic.bandwidth_Bps == topology.racks[0].nodes[1].nic.bandwidth_Bps);
+  CHECK(read_model.process_stack->latency_s == 1.5e-6);
+}

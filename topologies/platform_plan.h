@@ -1,0 +1,128 @@
+// The platform plan: a compact topology under a platform model as typed links (each with its role)
+// and the routes between them, written once. Every reader takes its routes from here: the SimGrid
+// XML writer (platform_xml.h), the SimGrid platform library (platform_library.cpp, star zones, so the
+// platform grows with the nodes), and the ring analysis (topology_graph.h).
+//
+// Zones, as SimGrid sees them: one zone per node (a route per GPU pair and per GPU <-> node router),
+// one star per rack over its node zones (and, under a spine, the rack's core zone holding the rack's
+// router), and with several racks a star over the racks. A star member M has an "up" route (from M
+// towards the star's centre) and a "down" route (from the centre to M); the route from A to B in a
+// star is A's up route followed by B's down route, each link kept once, in that order (SimGrid's
+// StarZone does exactly this). A route between hosts joins the zone routes as SimGrid's hierarchical
+// routing does: source host -> its node router, the star routes of every level crossed (rack, spine,
+// rack), node router -> destination host.
+#pragma once
+
+#include "platform_xml.h"
+#include "topology.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ringsim {
+
+enum class LinkRole { bus, nvlink, nic, stack, switch_link, uplink, spine, background };
+
+// How a route crosses a link: split-duplex links in a direction, every other link as a whole.
+enum class Crossing { whole, up, down };
+
+struct PlanLink {
+  std::string name;
+  LinkSpec spec;
+  LinkRole role = LinkRole::bus;
+  bool split = false;      // SPLITDUPLEX (up and down are separate resources), else SHARED
+  bool contended = true;   // false for a non-blocking switch or spine: it never limits a flow
+  // Background load (model key "background"): per loaded crossing, the companion link of the
+  // bandwidth left over that every flow crossing the link that way also crosses.
+  struct Companion {
+    Crossing loaded = Crossing::whole;
+    std::size_t link = 0;
+    double fraction = 0;
+  };
+  std::vector<Companion> companions;
+};
+
+struct Hop {
+  std::size_t link = 0;  // index in PlatformPlan::links()
+  Crossing crossing = Crossing::whole;
+  bool operator==(const Hop&) const = default;
+};
+using Hops = std::vector<Hop>;
+
+struct PlanNode {
+  const NodeSpec* spec = nullptr;
+  std::size_t rack = 0;
+  std::string router;
+  std::vector<std::string> hosts;         // one per GPU
+  std::vector<std::size_t> declared;      // links declared in the node's zone, in document order
+  std::vector<std::size_t> fabric;        // nvlink: the port of each GPU; pcie/shm: the one bus
+  std::vector<std::size_t> nics;
+  std::vector<std::size_t> stacks;        // per GPU, under a process stack
+};
+
+struct PlanRack {
+  const RackSpec* spec = nullptr;
+  std::vector<std::size_t> nodes;         // indices in PlatformPlan::nodes()
+  std::string core_zone, router;          // under a spine: the zone holding the rack's gateway router
+  std::size_t switch_link = 0;
+  std::size_t uplink = 0;                 // under a spine
+};
+
+struct HostRef {
+  std::size_t node = 0;
+  int gpu = 0;
+};
+
+class PlatformPlan {
+ public:
+  // Throws InputError when a link has no bandwidth or a background load names a link or direction
+  // the platform does not have.
+  PlatformPlan(const Topology& topology, const PlatformModel& model);
+  PlatformPlan(const PlatformPlan&) = delete;
+  PlatformPlan& operator=(const PlatformPlan&) = delete;
+
+  const Topology& topology() const { return topology_; }
+  const PlatformModel& model() const { return model_; }
+  const std::vector<PlanLink>& links() const { return links_; }
+  const std::vector<PlanNode>& nodes() const { return nodes_; }
+  const std::vector<PlanRack>& racks() const { return racks_; }
+  bool has_spine() const { return topology_.spine.has_value(); }
+  std::size_t spine_link() const { return spine_link_; }
+  std::vector<std::size_t> spine_declared() const;  // uplinks then spine, with their companions
+
+  // Crossing LINK that way: the link (without direction when it is not split) and its companions.
+  Hops hop(std::size_t link, Crossing crossing) const;
+
+  // Zone routes. Inside node zone NODE (a != b):
+  Hops gpu_to_gpu(std::size_t node, int a, int b) const;
+  Hops gpu_to_router(std::size_t node, int gpu) const;
+  Hops router_to_gpu(std::size_t node, int gpu) const;
+  // Star routes of a node in its rack (the rack's core zone has empty ones) and of a rack under the spine:
+  Hops node_up(std::size_t node) const;
+  Hops node_down(std::size_t node) const;
+  Hops rack_up(std::size_t rack) const;
+  Hops rack_down(std::size_t rack) const;
+  // A star's route from a member with route UP to a member with route DOWN.
+  static Hops star_route(const Hops& up, const Hops& down);
+
+  // The whole route between two hosts, in path order, as SimGrid routes it through the zones above.
+  Hops route(HostRef from, HostRef to) const;
+  const HostRef* find_host(std::string_view name) const;
+
+ private:
+  std::size_t add_link(std::string name, LinkSpec spec, LinkRole role, bool split, bool contended = true);
+  void add_background(const BackgroundLoad& load);
+
+  Topology topology_;
+  PlatformModel model_;
+  std::vector<PlanLink> links_;
+  std::vector<PlanNode> nodes_;
+  std::vector<PlanRack> racks_;
+  std::size_t spine_link_ = 0;
+  std::unordered_map<std::string, HostRef> hosts_;
+};
+
+}  // namespace ringsim
