@@ -53,6 +53,8 @@ nlohmann::json results_json(std::string_view kind, std::string_view scenario, co
                       {"time_stats", {{"min", size.min_s()}, {"median", time}, {"max", size.max_s()}}},
                       {"wrong", size.wrong ? nlohmann::json(*size.wrong) : nlohmann::json()},
                       {"traffic", traffic_json(size.traffic)}});
+      // Only when not SMPI, the engine of every golden, whose JSON stays as it was.
+      if (c.spec.engine != "smpi") row["engine"] = c.spec.engine;
       if (size.closed_form_s) row["closed_form_s"] = *size.closed_form_s;
       if (c.cost_model)
         row["cost_model"] = {{"alpha_s", c.cost_model->alpha_s},

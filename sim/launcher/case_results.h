@@ -16,6 +16,7 @@ namespace ringsim {
 struct SimulationCase {
   PlacementSpec placement;
   std::string algorithm;
+  std::string engine = "smpi";  // what simulated the case: "smpi" or "s4u" (model key "engine")
 };
 
 // What the ranks put on the wire in one call, from the rank program's counted sends (README

@@ -8,6 +8,7 @@ namespace ringsim {
 namespace {
 
 constexpr std::array<std::string_view, 4> kNetworkModels{"SMPI", "CM02", "LV08", "IB"};
+constexpr std::array<std::string_view, 3> kEngines{"auto", "smpi", "s4u"};
 
 }  // namespace
 
@@ -25,10 +26,18 @@ std::vector<std::string> ModelSettings::cfg_arguments() const {
   return args;
 }
 
+std::string ModelSettings::engine_for(int ranks, std::string_view algorithm) const {
+  // The MPI library's own allreduce exists only under SMPI.
+  if (engine == "smpi" || algorithm == "mpi") return "smpi";
+  if (engine == "s4u") return "s4u";
+  return ranks >= kS4uAutoRanks ? "s4u" : "smpi";
+}
+
 nlohmann::json ModelSettings::to_json() const {
   nlohmann::json raw = nlohmann::json::object();
   for (const auto& [key, value] : simgrid) raw[key] = value;
   nlohmann::json json = {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
+  if (engine != "auto") json["engine"] = engine;  // absent = auto, as in every golden
   if (link_bandwidth_scale != 1) json["link_bandwidth_scale"] = link_bandwidth_scale;
   if (process_stack)
     json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
@@ -60,6 +69,11 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
     if (*factors != "default" && *factors != "none")
       reader.fail("factors", fmt::format("expected \"default\" or \"none\", found \"{}\"", *factors));
     base.factors = *factors;
+  }
+  if (auto engine = reader.optional_string("engine")) {
+    if (std::find(kEngines.begin(), kEngines.end(), *engine) == kEngines.end())
+      reader.fail("engine", fmt::format("unknown engine \"{}\"; expected one of {}", *engine, fmt::join(kEngines, ", ")));
+    base.engine = *engine;
   }
   if (const nlohmann::json* scale = reader.optional_value("link_bandwidth_scale")) {
     if (!scale->is_number() || scale->get<double>() <= 0 || scale->get<double>() > 1000)

@@ -12,6 +12,11 @@
 
 namespace ringsim {
 
+// "engine": "auto" runs cases of at least this many ranks on the S4U engine. Below it SMPI is fast
+// enough (a 64 MiB ring: about 1 s at 64 ranks, 4 s at 128), and every golden, the flagship and the
+// tests' small cases stay on SMPI; at 256 ranks SMPI takes ~40 s and the S4U engine ~1 s (README).
+inline constexpr int kS4uAutoRanks = 256;
+
 struct ModelSettings {
   std::string network = "SMPI";  // SimGrid network/model: SMPI | CM02 | LV08 | IB
   bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
@@ -29,6 +34,9 @@ struct ModelSettings {
   bool nic_half_duplex = false;
   // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
   std::vector<BackgroundLoad> background;
+  // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
+  // actors, README "Execution engines") or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
+  std::string engine = "auto";
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {
@@ -38,6 +46,9 @@ struct ModelSettings {
   PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
   // TOPOLOGY with this model's changes to its links (nic_bandwidth, then link_bandwidth_scale).
   Topology shape(Topology topology) const;
+
+  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").
+  std::string engine_for(int ranks, std::string_view algorithm) const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

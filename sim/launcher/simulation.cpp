@@ -8,6 +8,7 @@
 #include "chrome_timeline.h"
 #include "optimized_order.h"
 #include "platform_routes.h"
+#include "s4u_case.h"
 #include "smpi_case.h"
 #include "work_directory.h"
 
@@ -37,10 +38,12 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
   std::vector<std::filesystem::path> events_files;
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec{placement, algorithm};
+      const SimulationCase spec{placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm)};
+      const auto case_dir = work.path() / case_directory_name(jobs.size(), spec);
       const PreparedCase prepared =
-          prepare_smpi_case(scenario, platform_file, platform.layout, spec,
-                            work.path() / case_directory_name(jobs.size(), spec), tools, record_events);
+          spec.engine == "s4u"
+              ? prepare_s4u_case(scenario, platform_file, platform.layout, spec, case_dir, find_s4u_program(), record_events)
+              : prepare_smpi_case(scenario, platform_file, platform.layout, spec, case_dir, tools, record_events);
       jobs.push_back({spec, prepared.command, prepared.report});
       events_files.push_back(prepared.events);
     }

@@ -1,0 +1,43 @@
+#include "s4u_case.h"
+
+#include "program_paths.h"
+
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace ringsim {
+
+std::filesystem::path find_s4u_program() {
+  const char* program = std::getenv("RINGSIM_RANK_S4U");
+  std::filesystem::path path = program != nullptr ? std::filesystem::path(program) : program_directory() / "ringsim-rank-s4u";
+  if (!std::filesystem::is_regular_file(path))
+    throw std::runtime_error(fmt::format("S4U engine {} not found: build it (cmake --build build --target ringsim_rank_s4u) "
+                                         "or set RINGSIM_RANK_S4U",
+                                         path.string()));
+  return path;
+}
+
+PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+                              const ClusterLayout& layout, const SimulationCase& spec,
+                              const std::filesystem::path& case_dir, const std::filesystem::path& program,
+                              bool record_events) {
+  std::filesystem::create_directories(case_dir);
+  const auto hostfile = write_hostfile(case_dir, hosts_of_ranks(spec.placement, layout));
+
+  PreparedCase prepared;
+  prepared.report = case_dir / "report.json";
+  prepared.command.log = case_dir / "s4u.log";
+  auto& argv = prepared.command.argv;
+  argv = {program.string(), "--log=root.thresh:warning"};
+  // The same network model, factors and raw settings smpirun gets (SimGrid reads smpi/bw-factor,
+  // smpi/lat-factor and smpi/send-is-detached-thresh outside SMPI too).
+  for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
+  argv.push_back(std::filesystem::absolute(platform_xml).string());
+  argv.push_back(hostfile.string());
+  if (record_events) prepared.events = case_dir / "events.jsonl";
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events)) argv.push_back(arg);
+  std::filesystem::remove(prepared.report);
+  return prepared;
+}
+
+}  // namespace ringsim

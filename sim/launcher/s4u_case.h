@@ -1,0 +1,18 @@
+// One simulated case on the S4U engine: one ringsim-rank-s4u process (README "Execution engines")
+// instead of smpirun, with the same platform, hostfile, model settings and rank options.
+#pragma once
+
+#include "smpi_case.h"
+
+namespace ringsim {
+
+// ringsim-rank-s4u beside ringsim, or $RINGSIM_RANK_S4U; throws std::runtime_error when missing.
+std::filesystem::path find_s4u_program();
+
+// Writes the case's hostfile into CASE_DIR and returns the ringsim-rank-s4u command.
+PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+                              const ClusterLayout& layout, const SimulationCase& spec,
+                              const std::filesystem::path& case_dir, const std::filesystem::path& program,
+                              bool record_events);
+
+}  // namespace ringsim

@@ -1,0 +1,49 @@
+// MPI's environment calls and SMPI's computation call on the S4U engine.
+#include "mpi.h"
+#include "rank_world.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <simgrid/s4u.hpp>
+
+using namespace ringsim::s4u_engine;
+
+int MPI_Init(int*, char***) { return MPI_SUCCESS; }
+int MPI_Finalize() { return MPI_SUCCESS; }
+
+int MPI_Abort(MPI_Comm, int errorcode) {
+  // As smpirun does: the whole simulation ends with the rank's code.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(errorcode);
+}
+
+int MPI_Comm_rank(MPI_Comm, int* rank) {
+  *rank = world().current_rank();
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_size(MPI_Comm, int* size) {
+  *size = world().size();
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_processor_name(char* name, int* length) {
+  const char* host = world().host(world().current_rank())->get_cname();
+  std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+  *length = static_cast<int>(std::strlen(name));
+  return MPI_SUCCESS;
+}
+
+// The simulated clock, with SMPI's smpi/wtime sleep owed until the next call (rank_world.h).
+double MPI_Wtime() {
+  RankWorld& w = world();
+  return w.read_clock(w.current_rank());
+}
+
+// As SMPI's smpi_execute_flops: FLOPS at the host's speed from the platform.
+void smpi_execute_flops(double flops) {
+  world().settled_rank();
+  simgrid::s4u::this_actor::execute(flops);
+}

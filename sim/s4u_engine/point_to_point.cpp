@@ -1,0 +1,146 @@
+// MPI's point-to-point calls with SMPI's timing: a transfer starts once both the send and the
+// matching receive are posted (SimGrid's mailbox rendezvous); a send (MPI_Send or MPI_Isend) below
+// the detached threshold is complete for its sender at once, a larger one when its transfer ends.
+#include "datatypes.h"
+#include "mpi.h"
+#include "rank_world.h"
+#include "request.h"
+#include "shared_buffers.h"
+#include "send_settings.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace ringsim::s4u_engine {
+namespace {
+
+// What a message without data carries: S4U tells a send from a receive by a non-null payload.
+char no_data_marker;
+void* const kNoData = &no_data_marker;
+
+// The data travels as a private copy taken when the send is posted, as MPI allows; shared buffers
+// send nothing. The receiver frees the copy.
+void* copy_for_sending(const void* buffer, std::size_t bytes) {
+  if (bytes == 0 || is_shared(buffer)) return kNoData;
+  void* copy = std::malloc(bytes);
+  std::memcpy(copy, buffer, bytes);
+  return copy;
+}
+
+simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
+                                std::size_t& bytes) {
+  RankWorld& w = world();
+  bytes = static_cast<std::size_t>(count) * datatype_size(type);
+  simgrid::s4u::Mailbox* mailbox = w.mailbox(w.settled_rank(), destination, tag);
+  return mailbox->put_init(copy_for_sending(buffer, bytes), bytes);
+}
+
+void finish(Request* request, MPI_Status* status) {
+  if (request->delivered != nullptr && request->delivered != kNoData) {
+    if (request->receive_buffer != nullptr && !is_shared(request->receive_buffer))
+      std::memcpy(request->receive_buffer, request->delivered, request->receive_bytes);
+    std::free(request->delivered);
+  }
+  if (status != nullptr) *status = {request->source, request->tag, MPI_SUCCESS};
+  delete request;
+}
+
+}  // namespace
+}  // namespace ringsim::s4u_engine
+
+using namespace ringsim::s4u_engine;
+
+int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+              MPI_Request* request) {
+  std::size_t bytes = 0;
+  auto* pending = new Request;
+  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, bytes);
+  if (bytes < detached_send_threshold()) {
+    comm->detach();  // the request stays without a comm: complete
+  } else {
+    pending->comm = comm;
+    comm->start();
+  }
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
+  std::size_t bytes = 0;
+  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, bytes);
+  if (bytes < detached_send_threshold())
+    comm->detach();
+  else
+    comm->wait();
+  return MPI_SUCCESS;
+}
+
+int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {
+  RankWorld& w = world();
+  auto* pending = new Request;
+  pending->receive_buffer = buffer;
+  pending->receive_bytes = static_cast<std::size_t>(count) * datatype_size(type);
+  pending->source = source;
+  pending->tag = tag;
+  pending->comm = w.mailbox(source, w.settled_rank(), tag)->get_async(&pending->delivered);
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  MPI_Request request = nullptr;
+  MPI_Irecv(buffer, count, type, source, tag, comm, &request);
+  return MPI_Wait(&request, status);
+}
+
+int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination, int send_tag,
+                 void* recv_buffer, int recv_count, MPI_Datatype recv_type, int source, int recv_tag, MPI_Comm comm,
+                 MPI_Status* status) {
+  MPI_Request requests[2] = {nullptr, nullptr};
+  MPI_Irecv(recv_buffer, recv_count, recv_type, source, recv_tag, comm, &requests[0]);
+  MPI_Isend(send_buffer, send_count, send_type, destination, send_tag, comm, &requests[1]);
+  MPI_Wait(&requests[1], MPI_STATUS_IGNORE);
+  return MPI_Wait(&requests[0], status);
+}
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (*request == MPI_REQUEST_NULL) return MPI_SUCCESS;
+  world().settled_rank();
+  if ((*request)->comm != nullptr) (*request)->comm->wait();
+  finish(*request, status);
+  *request = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
+  // Waiting in order returns when the last one ends, as MPI_Waitall does.
+  for (int i = 0; i < count; ++i) MPI_Wait(&requests[i], statuses == nullptr ? nullptr : &statuses[i]);
+  return MPI_SUCCESS;
+}
+
+int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status) {
+  world().settled_rank();
+  std::vector<simgrid::s4u::CommPtr> comms;
+  std::vector<int> positions;
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != MPI_REQUEST_NULL) {
+      if (requests[i]->comm == nullptr) {  // a detached send: already complete
+        *index = i;
+        finish(requests[i], status);
+        requests[i] = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+      }
+      comms.push_back(requests[i]->comm);
+      positions.push_back(i);
+    }
+  if (comms.empty()) {
+    *index = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  const auto done = static_cast<std::size_t>(simgrid::s4u::Comm::wait_any(comms));
+  *index = positions[done];
+  finish(requests[*index], status);
+  requests[*index] = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
