@@ -1,5 +1,6 @@
 #include "s4u_case.h"
 
+#include "../../topologies/platform_library.h"
 #include "program_paths.h"
 
 #include <cstdlib>
@@ -17,7 +18,7 @@ std::filesystem::path find_s4u_program() {
   return path;
 }
 
-PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                               const ClusterLayout& layout, const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
                               bool record_events) {
@@ -32,7 +33,10 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   // The same network model, factors and raw settings smpirun gets (SimGrid reads smpi/bw-factor,
   // smpi/lat-factor and smpi/send-is-detached-thresh outside SMPI too).
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
-  argv.push_back(std::filesystem::absolute(platform_xml).string());
+  const SimgridPlatformArgument platform =
+      simgrid_platform_argument(platform_file, program_directory() / kPlatformLibraryName);
+  prepared.command.environment = platform.environment;
+  argv.push_back(platform.file.string());
   argv.push_back(hostfile.string());
   if (record_events) prepared.events = case_dir / "events.jsonl";
   for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events)) argv.push_back(arg);

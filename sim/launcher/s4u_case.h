@@ -10,7 +10,7 @@ namespace ringsim {
 std::filesystem::path find_s4u_program();
 
 // Writes the case's hostfile into CASE_DIR and returns the ringsim-rank-s4u command.
-PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_xml,
+PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                               const ClusterLayout& layout, const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
                               bool record_events);

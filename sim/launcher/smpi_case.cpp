@@ -60,6 +60,13 @@ SmpiTools find_smpi_tools() {
   return tools;
 }
 
+SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& platform_file,
+                                                  const std::filesystem::path& platform_library) {
+  if (platform_file.extension() != ".json") return {std::filesystem::absolute(platform_file), {}};
+  return {std::filesystem::absolute(platform_library),
+          {fmt::format("{}={}", kPlatformPlanVariable, std::filesystem::absolute(platform_file).string())}};
+}
+
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                                const ClusterLayout& layout, const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events) {
@@ -70,14 +77,14 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
   prepared.command.log = case_dir / "smpi.log";
-  const bool plan = platform_file.extension() == ".json";
-  if (plan) prepared.command.environment = {fmt::format("{}={}", kPlatformPlanVariable, std::filesystem::absolute(platform_file).string())};
+  const SimgridPlatformArgument platform = simgrid_platform_argument(platform_file, tools.platform_library);
+  prepared.command.environment = platform.environment;
   auto& argv = prepared.command.argv;
   argv = {tools.smpirun.string(),
           "-np",
           std::to_string(hosts.size()),
           "-platform",
-          std::filesystem::absolute(plan ? tools.platform_library : platform_file).string(),
+          platform.file.string(),
           "-hostfile",
           hostfile.string(),
           // The rank code keeps no mutable globals, so one copy of the library serves every rank.

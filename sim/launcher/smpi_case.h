@@ -24,6 +24,15 @@ struct PreparedCase {
   std::filesystem::path events;  // per-step events (JSON lines), when recorded
 };
 
+// What SimGrid is given as its platform: the XML as written, or for a platform plan (".json",
+// plan_file.h) the platform library, which finds the plan through the environment it adds.
+struct SimgridPlatformArgument {
+  std::filesystem::path file;
+  std::vector<std::string> environment;
+};
+SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& platform_file,
+                                                  const std::filesystem::path& platform_library);
+
 // Writes the case's hostfile into CASE_DIR and returns the smpirun command. PLATFORM_FILE is SimGrid
 // XML, or a platform plan (".json", plan_file.h) that SimGrid loads through the platform library.
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
