@@ -50,7 +50,7 @@ for n in $ranks_list; do
 done
 
 work=$(mktemp -d /tmp/ringsim-bench-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+[ -n "${RINGSIM_BENCH_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 
 # A stand-in smpirun that records ringsim's exact command (one argument per line) and runs the real one.
 cat >"$work/recording-smpirun" <<SH
@@ -125,7 +125,7 @@ while i < len(args):
         continue
     out.append(arg)
     i += 1
-print("\n".join(out[1:]))  # without the recording smpirun itself
+print("\n".join(out))
 PY
 }
 

@@ -10,7 +10,8 @@ namespace ringsim {
 
 namespace {
 
-// SMPI speed levers (README, "Speed"): each one cuts host work and leaves simulated time unchanged.
+// SMPI speed levers (README, "Speed"): on by default only where they cut host work and leave every
+// simulated time unchanged. (smpi/send-is-detached-thresh:0 changes simulated times: not here.)
 
 // A scenario may turn measured computation back on through its raw "simgrid" settings.
 bool simulates_computation(const ModelSettings& model) {
@@ -30,15 +31,6 @@ std::string thread_clock_preload(const ModelSettings& model) {
   const auto preload = library.string() + (others != nullptr && *others != '\0' ? std::string(":") + others : "");
   // smpirun splits its -wrapper on white space.
   return preload.find_first_of(" \t\n") == std::string::npos ? preload : "";
-}
-
-// Algorithms whose every send has its receive posted first, or is an MPI_Isend/MPI_Sendrecv, and
-// whose simulated times were measured identical with rendezvous sends (tools/detached-thresh-survey.sh):
-// for them SMPI need not copy small sends into a detached buffer. Not "mpi" (SMPI's own collectives).
-bool safe_without_detached_sends(const std::string& algorithm) {
-  for (const char* name : {"ring", "ring_pipelined", "ring_pipelined_64KiB", "ring_bidir"})
-    if (algorithm == name) return true;
-  return false;
 }
 
 }  // namespace
@@ -99,9 +91,6 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   // Through smpirun's wrapper, so the preload reaches smpimain only.
   if (const auto preload = thread_clock_preload(scenario.model); !preload.empty())
     argv.insert(argv.begin() + 1, {"-wrapper", "env LD_PRELOAD=" + preload});
-  // RINGSIM_DETACHED_SENDS=1 keeps SMPI's default (for the test that compares simulated times).
-  if (safe_without_detached_sends(spec.algorithm) && std::getenv("RINGSIM_DETACHED_SENDS") == nullptr)
-    argv.push_back("--cfg=smpi/send-is-detached-thresh:0");
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
   if (record_events) prepared.events = case_dir / "events.jsonl";
   argv.push_back(tools.rank_library.string());
