@@ -67,6 +67,10 @@ OptimizedRingOrder optimize_ring_order(const ClusterLayout& layout, TopologyRout
   const auto rank = locality_rank(layout);
   std::vector<std::string> grouped = hosts;
   std::stable_sort(grouped.begin(), grouped.end(), [&](const auto& a, const auto& b) { return rank.at(a) < rank.at(b); });
+  if (hosts.size() > kMaxSearchedRanks) {
+    OptimizedRingOrder from_given{hosts, search.cost(hosts), 0}, from_grouped{grouped, search.cost(grouped), 0};
+    return from_grouped.time_s < from_given.time_s ? from_grouped : from_given;
+  }
   OptimizedRingOrder from_given = search.improve(hosts);
   OptimizedRingOrder from_grouped = search.improve(grouped);
   return from_grouped.time_s < from_given.time_s ? from_grouped : from_given;

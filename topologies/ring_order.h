@@ -19,7 +19,10 @@ struct OptimizedRingOrder {
 
 // Local search (segment reversals and swaps, first improvement) from two starts: HOSTS as given and
 // HOSTS grouped by locality (nodes and their slots as LAYOUT lists them: for a compact topology rack
-// by rack, a NIC's GPUs adjacent). Deterministic.
+// by rack, a NIC's GPUs adjacent). Deterministic. Above kMaxSearchedRanks ranks there is no local
+// search (it tries O(N^2) moves per improvement, each an O(N) embedding: hours at 4096 ranks): the
+// better of the two starts is returned.
+inline constexpr std::size_t kMaxSearchedRanks = 64;
 OptimizedRingOrder optimize_ring_order(const ClusterLayout& layout, TopologyRoutes& routes,
                                        const std::vector<std::string>& hosts, std::uint64_t bytes,
                                        double gpu_speed_flops);

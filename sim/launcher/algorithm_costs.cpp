@@ -73,15 +73,6 @@ std::map<std::string, std::string> node_of_hosts(const Topology& topology) {
   return node_of;
 }
 
-double slowest_gpu_flops(const Topology& topology, const std::vector<std::string>& hosts) {
-  double slowest = std::numeric_limits<double>::infinity();
-  for (const RackSpec& rack : topology.racks)
-    for (const NodeSpec& node : rack.nodes)
-      for (int gpu = 0; gpu < node.gpus; ++gpu)
-        if (std::find(hosts.begin(), hosts.end(), host_name(node, gpu)) != hosts.end())
-          slowest = std::min(slowest, node.gpu_speed_flops);
-  return slowest;
-}
 
 // alpha and beta from the routes of the given ring edges of RING.
 CostParameters from_routes(const RingEmbedding& ring, const std::vector<std::size_t>& edges) {
@@ -118,7 +109,8 @@ double hierarchical_time_s(int nodes, int ranks_per_node, std::uint64_t bytes, c
 }
 
 CostParameters cost_parameters(const Topology& topology, const std::vector<std::string>& hosts) {
-  const RingEmbedding ring = embed_ring(topology, std::nullopt, hosts);
+  TopologyRoutes routes(topology, PlatformModel{});
+  const RingEmbedding ring = embed_ring(routes, hosts);
   const auto node_of = node_of_hosts(topology);
   std::vector<std::size_t> between_nodes, all;
   for (std::size_t e = 0; e < hosts.size(); ++e) {
@@ -127,7 +119,7 @@ CostParameters cost_parameters(const Topology& topology, const std::vector<std::
     if (node_of.at(hosts[e]) != node_of.at(hosts[(e + 1) % hosts.size()])) between_nodes.push_back(e);
   }
   CostParameters c = from_routes(ring, between_nodes.empty() ? all : between_nodes);
-  const double flops = slowest_gpu_flops(topology, hosts);
+  const double flops = routes.slowest_speed_flops(hosts);
   if (std::isfinite(flops) && flops > 0) c.gamma_s_per_byte = 1 / (sizeof(float) * flops);
   return c;
 }
@@ -135,10 +127,13 @@ CostParameters cost_parameters(const Topology& topology, const std::vector<std::
 std::optional<CostParameters> intra_node_cost_parameters(const Topology& topology,
                                                          const std::vector<std::string>& hosts) {
   const auto node_of = node_of_hosts(topology);
+  // The first pair (i < j) of ranks on one node and on different hosts; ranks grouped by node first,
+  // so that thousands of single-rank nodes cost O(N), not O(N^2).
+  std::map<std::string, std::vector<std::size_t>> ranks_of_node;
+  for (std::size_t i = 0; i < hosts.size(); ++i) ranks_of_node[node_of.at(hosts[i])].push_back(i);
   for (std::size_t i = 0; i < hosts.size(); ++i)
-    for (std::size_t j = i + 1; j < hosts.size(); ++j)
-      if (node_of.at(hosts[i]) == node_of.at(hosts[j]) && hosts[i] != hosts[j])
-        return cost_parameters(topology, {hosts[i], hosts[j]});
+    for (std::size_t j : ranks_of_node.at(node_of.at(hosts[i])))
+      if (j > i && hosts[i] != hosts[j]) return cost_parameters(topology, {hosts[i], hosts[j]});
   return std::nullopt;
 }
 
