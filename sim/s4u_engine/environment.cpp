@@ -42,8 +42,8 @@ double MPI_Wtime() {
   return w.read_clock(w.current_rank());
 }
 
-// As SMPI's smpi_execute_flops: FLOPS at the host's speed from the platform.
+// As SMPI's smpi_execute_flops: FLOPS at the host's speed from the platform (RankWorld::compute).
 void smpi_execute_flops(double flops) {
-  world().settled_rank();
-  simgrid::s4u::this_actor::execute(flops);
+  RankWorld& w = world();
+  w.compute(w.current_rank(), flops);
 }

@@ -18,7 +18,12 @@ RankWorld::RankWorld(std::vector<simgrid::s4u::Host*> host_of_rank)
     : host_of_rank_(std::move(host_of_rank)),
       deposits_(host_of_rank_.size()),
       owed_sleep_(host_of_rank_.size(), 0.0),
-      barrier_(simgrid::s4u::Barrier::create(static_cast<unsigned>(host_of_rank_.size()))) {}
+      alone_on_host_(host_of_rank_.size(), 1),
+      barrier_(simgrid::s4u::Barrier::create(static_cast<unsigned>(host_of_rank_.size()))) {
+  std::unordered_map<simgrid::s4u::Host*, int> ranks_on;
+  for (simgrid::s4u::Host* host : host_of_rank_) ++ranks_on[host];
+  for (std::size_t r = 0; r < host_of_rank_.size(); ++r) alone_on_host_[r] = ranks_on[host_of_rank_[r]] == 1 ? 1 : 0;
+}
 
 void RankWorld::bind_actor(long actor_id, int rank) {
   if (actor_id < 0) throw std::logic_error("negative actor id");
@@ -56,6 +61,15 @@ void RankWorld::settle_clock(int rank) {
   const double seconds = owed;
   owed = 0;
   simgrid::s4u::this_actor::sleep_for(seconds);
+}
+
+void RankWorld::compute(int rank, double flops) {
+  if (alone_on_host_[static_cast<std::size_t>(rank)] != 0) {
+    owed_sleep_[static_cast<std::size_t>(rank)] += flops / host(rank)->get_speed();
+    return;
+  }
+  settle_clock(rank);
+  simgrid::s4u::this_actor::execute(flops);
 }
 
 RankWorld& world() { return *current_world; }

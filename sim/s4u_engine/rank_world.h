@@ -37,6 +37,10 @@ class RankWorld {
   void set_wtime_sleep(double seconds) { wtime_sleep_ = seconds; }
   double read_clock(int rank);  // MPI_Wtime
   void settle_clock(int rank);  // before every other call
+  // smpi_execute_flops. A rank alone on its host computes at the host's full speed whatever else
+  // happens, so its FLOPS are owed time too (flops / speed), paid with the next sleep; a host shared
+  // by several ranks shares its CPU, so there the work is an S4U execution as under SMPI.
+  void compute(int rank, double flops);
   // The calling actor's rank, after settling its clock: how every timed MPI call begins.
   int settled_rank() {
     const int rank = current_rank();
@@ -54,6 +58,7 @@ class RankWorld {
   std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> mailboxes_;
   std::vector<const void*> deposits_;
   std::vector<double> owed_sleep_;  // per rank
+  std::vector<char> alone_on_host_;  // per rank
   double wtime_sleep_ = 0;
   simgrid::s4u::BarrierPtr barrier_;
 };
