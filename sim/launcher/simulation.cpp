@@ -40,7 +40,7 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
       const PreparedCase prepared =
           prepare_smpi_case(scenario, platform_file, platform.layout, spec,
                             work.path() / case_directory_name(jobs.size(), spec), tools, record_events);
-      jobs.push_back({spec, prepared.command, prepared.report});
+      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       events_files.push_back(prepared.events);
     }
   if (!options.quiet)

@@ -32,6 +32,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
 
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
+  prepared.progress = case_dir / "progress.json";
   prepared.command.log = case_dir / "smpi.log";
   auto& argv = prepared.command.argv;
   argv = {tools.smpirun.string(),
@@ -53,8 +54,10 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
   if (record_events) prepared.events = case_dir / "events.jsonl";
   argv.push_back(tools.rank_library.string());
-  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events)) argv.push_back(arg);
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))
+    argv.push_back(arg);
   std::filesystem::remove(prepared.report);
+  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

@@ -21,6 +21,7 @@ struct PreparedCase {
   ChildCommand command;
   std::filesystem::path report;  // rank 0's JSON report
   std::filesystem::path events;  // per-step events (JSON lines), when recorded
+  std::filesystem::path progress;  // rank 0's progress while it runs
 };
 
 // Writes the case's hostfile into CASE_DIR and returns the smpirun command.
