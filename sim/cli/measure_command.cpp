@@ -177,7 +177,7 @@ int measure_command(int argc, char** argv) {
       const SimulationCase spec{placement, algorithm};
       const PreparedMpiCase prepared =
           prepare_mpi_case(scenario, launch, spec, work.path() / case_directory_name(jobs.size(), spec));
-      jobs.push_back({spec, prepared.command, prepared.report});
+      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       commands.push_back(joined(prepared.command.argv));
     }
   if (!quiet)

@@ -1,6 +1,7 @@
 #include "case_report.h"
 
 #include "../common/atomic_file.h"
+#include "../rank/rank_nodes.h"
 
 #include <deque>
 #include <fmt/format.h>
@@ -10,14 +11,17 @@ namespace ringsim {
 
 std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
                                                 const std::filesystem::path& report,
-                                                const std::filesystem::path& events) {
+                                                const std::filesystem::path& events,
+                                                const std::filesystem::path& progress) {
   std::string sizes;
   for (auto bytes : scenario.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(bytes);
   std::vector<std::string> args{"--algorithm", spec.algorithm,
                                 "--sizes",     sizes,
                                 "--iterations", std::to_string(scenario.iterations),
                                 "--warmup",    std::to_string(scenario.warmup),
-                                "--out",       report.string()};
+                                "--nodes",     node_list_text(node_of_ranks(spec.placement)),
+                                "--out",       report.string(),
+                                "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
   return args;
 }

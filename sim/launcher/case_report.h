@@ -11,10 +11,12 @@
 
 namespace ringsim {
 
-// "--algorithm A --sizes ... --iterations K --warmup W --out REPORT [--events EVENTS]"
+// "--algorithm A --sizes ... --iterations K --warmup W --nodes LIST --out REPORT --progress PROGRESS
+// [--events EVENTS]": LIST is the node of every rank (sim/rank/rank_nodes.h), so no rank has to ask.
 std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
                                                 const std::filesystem::path& report,
-                                                const std::filesystem::path& events);
+                                                const std::filesystem::path& events,
+                                                const std::filesystem::path& progress);
 
 // Writes DIR/hostfile, one host per rank in rank order, and returns its path.
 std::filesystem::path write_hostfile(const std::filesystem::path& dir, const std::vector<std::string>& hosts);

@@ -13,6 +13,7 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
 
   PreparedMpiCase prepared;
   prepared.report = case_dir / "report.json";
+  prepared.progress = case_dir / "progress.json";
   prepared.command.log = case_dir / "mpirun.log";
   auto& argv = prepared.command.argv;
   if (launch.cluster != nullptr) argv = launch.cluster->exec_prefix(launch.node_hosts.at(0));
@@ -35,8 +36,10 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
   if (launch.cluster != nullptr && launch.rank_cpu > 0)
     for (auto& arg : launch.cluster->cpu_cap_prefix(launch.rank_cpu)) argv.push_back(arg);
   argv.push_back(launch.rank_program.string());
-  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, {})) argv.push_back(arg);
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, {}, prepared.progress))
+    argv.push_back(arg);
   std::filesystem::remove(prepared.report);
+  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

@@ -25,6 +25,7 @@ struct MpiLaunch {
 struct PreparedMpiCase {
   ChildCommand command;
   std::filesystem::path report;
+  std::filesystem::path progress;  // rank 0's progress while it runs
 };
 
 // Writes the case's hostfile (one line per rank) into CASE_DIR and returns the mpirun command.

@@ -8,8 +8,10 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
+#include <poll.h>
 #include <string_view>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +21,9 @@ namespace ringsim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How often on_waiting is called while children run.
+constexpr std::chrono::milliseconds kWaitingInterval{1000};
 
 // Set from the signal handler only; read by the waiting loop (the one process-wide flag we need).
 volatile std::sig_atomic_t g_interrupt_signal = 0;
@@ -74,43 +79,80 @@ pid_t spawn(const ChildCommand& command) {
   return pid;
 }
 
+struct Child {
+  std::size_t index;
+  Clock::time_point started;
+  int exit_fd;  // a pidfd: readable once the child has exited, so poll() can wait with a timeout
+};
+
 }  // namespace
 
 void run_children(const std::vector<ChildCommand>& commands, int jobs,
-                  const std::function<void(std::size_t, const ChildOutcome&)>& on_done) {
+                  const std::function<void(std::size_t, const ChildOutcome&)>& on_done,
+                  const std::function<void(const std::vector<RunningChild>&)>& on_waiting) {
   SignalGuard guard;
   g_interrupt_signal = 0;
-  std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
+  std::map<pid_t, Child> running;
   auto kill_all = [&] {
     for (const auto& [pid, unused] : running) ::kill(-pid, SIGKILL);
-    for (const auto& [pid, unused] : running) ::waitpid(pid, nullptr, 0);
+    for (const auto& [pid, child] : running) {
+      ::waitpid(pid, nullptr, 0);
+      ::close(child.exit_fd);
+    }
     running.clear();
   };
   std::size_t next = 0;
+  Clock::time_point next_waiting_call = Clock::now() + kWaitingInterval;
   try {
     while (next < commands.size() || !running.empty()) {
       while (next < commands.size() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
-        running[spawn(commands[next])] = {next, Clock::now()};
+        const pid_t pid = spawn(commands[next]);
+        // Through syscall(): glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage for C++.
+        const int exit_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+        if (exit_fd < 0) {
+          ::kill(-pid, SIGKILL);
+          ::waitpid(pid, nullptr, 0);
+          throw std::runtime_error(fmt::format("pidfd_open failed: {}", std::strerror(errno)));
+        }
+        running[pid] = {next, Clock::now(), exit_fd};
         ++next;
       }
-      int status = 0;
-      pid_t pid = ::waitpid(-1, &status, 0);
+      std::vector<pollfd> exits;
+      for (const auto& [pid, child] : running) exits.push_back({child.exit_fd, POLLIN, 0});
+      int timeout_ms = -1;
+      if (on_waiting)
+        timeout_ms = static_cast<int>(std::max<long long>(
+            0, std::chrono::duration_cast<std::chrono::milliseconds>(next_waiting_call - Clock::now()).count()));
+      const int ready = ::poll(exits.data(), exits.size(), timeout_ms);
       if (g_interrupt_signal != 0) {
         kill_all();
         throw Interrupted(fmt::format("interrupted by signal {}", static_cast<int>(g_interrupt_signal)));
       }
-      if (pid < 0) {
+      if (ready < 0) {
         if (errno == EINTR) continue;
-        throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+        throw std::runtime_error(fmt::format("poll failed: {}", std::strerror(errno)));
       }
-      auto it = running.find(pid);
-      if (it == running.end()) continue;
-      ChildOutcome outcome;
-      outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      outcome.wall_s = std::chrono::duration<double>(Clock::now() - it->second.second).count();
-      const std::size_t index = it->second.first;
-      running.erase(it);
-      on_done(index, outcome);
+      if (on_waiting && Clock::now() >= next_waiting_call) {
+        std::vector<RunningChild> children;
+        for (const auto& [pid, child] : running)
+          children.push_back({child.index, std::chrono::duration<double>(Clock::now() - child.started).count()});
+        on_waiting(children);
+        next_waiting_call = Clock::now() + kWaitingInterval;
+      }
+      for (const pollfd& exit : exits) {
+        if ((exit.revents & POLLIN) == 0) continue;
+        auto it = std::find_if(running.begin(), running.end(), [&](const auto& entry) { return entry.second.exit_fd == exit.fd; });
+        int status = 0;
+        if (::waitpid(it->first, &status, 0) < 0)
+          throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+        ChildOutcome outcome;
+        outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        outcome.wall_s = std::chrono::duration<double>(Clock::now() - it->second.started).count();
+        const std::size_t index = it->second.index;
+        ::close(it->second.exit_fd);
+        running.erase(it);
+        on_done(index, outcome);
+      }
     }
   } catch (...) {
     kill_all();

@@ -25,10 +25,18 @@ class Interrupted : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Calls on_done(index, outcome) as each child ends, in completion order.
+// A child still running: its index in COMMANDS and how long it has run.
+struct RunningChild {
+  std::size_t index = 0;
+  double wall_s = 0;
+};
+
+// Calls on_done(index, outcome) as each child ends, in completion order, and, when given,
+// on_waiting(running children) about once a second while children run (for progress).
 // Throws Interrupted after killing the children when the user interrupts the run.
 void run_children(const std::vector<ChildCommand>& commands, int jobs,
-                  const std::function<void(std::size_t, const ChildOutcome&)>& on_done);
+                  const std::function<void(std::size_t, const ChildOutcome&)>& on_done,
+                  const std::function<void(const std::vector<RunningChild>&)>& on_waiting = {});
 
 }  // namespace ringsim
 

@@ -27,6 +27,7 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
 
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
+  prepared.progress = case_dir / "progress.json";
   prepared.command.log = case_dir / "s4u.log";
   auto& argv = prepared.command.argv;
   argv = {program.string(), "--log=root.thresh:warning"};
@@ -39,8 +40,10 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   argv.push_back(platform.file.string());
   argv.push_back(hostfile.string());
   if (record_events) prepared.events = case_dir / "events.jsonl";
-  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events)) argv.push_back(arg);
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))
+    argv.push_back(arg);
   std::filesystem::remove(prepared.report);
+  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

@@ -44,7 +44,7 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
           spec.engine == "s4u"
               ? prepare_s4u_case(scenario, platform_file, platform.layout, spec, case_dir, find_s4u_program(), record_events)
               : prepare_smpi_case(scenario, platform_file, platform.layout, spec, case_dir, tools, record_events);
-      jobs.push_back({spec, prepared.command, prepared.report});
+      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       events_files.push_back(prepared.events);
     }
   if (!options.quiet)

@@ -68,6 +68,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
 
   PreparedCase prepared;
   prepared.report = case_dir / "report.json";
+  prepared.progress = case_dir / "progress.json";
   prepared.command.log = case_dir / "smpi.log";
   const SimgridPlatformArgument platform = simgrid_platform_argument(platform_file, tools.platform_library);
   prepared.command.environment = platform.environment;
@@ -94,8 +95,10 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
   if (record_events) prepared.events = case_dir / "events.jsonl";
   argv.push_back(tools.rank_library.string());
-  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events)) argv.push_back(arg);
+  for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))
+    argv.push_back(arg);
   std::filesystem::remove(prepared.report);
+  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

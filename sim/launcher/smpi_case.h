@@ -22,6 +22,7 @@ struct PreparedCase {
   ChildCommand command;
   std::filesystem::path report;  // rank 0's JSON report
   std::filesystem::path events;  // per-step events (JSON lines), when recorded
+  std::filesystem::path progress;  // rank 0's progress while it runs
 };
 
 // What SimGrid is given as its platform: the XML as written, or for a platform plan (".json",

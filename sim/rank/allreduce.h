@@ -4,6 +4,8 @@
 // rank's traffic and then call MPI (counted_mpi.cpp).
 #pragma once
 
+#include "progress_meter.h"
+
 #include <mpi.h>
 
 #include <array>
@@ -90,9 +92,11 @@ struct AllreduceContext {
   StepLog& log;
   float* scratch;                        // `count` floats the algorithm may use freely
   TrafficCounts& traffic;                // what the wrappers below have counted
-  const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h)
+  const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h); may be empty
+  ProgressMeter& progress;               // rank 0's progress: the wrappers count its steps
 
-  // MPI_Send / MPI_Isend / MPI_Irecv / MPI_Sendrecv of floats on `comm`, counted first.
+  // MPI_Send / MPI_Isend / MPI_Irecv / MPI_Sendrecv of floats on `comm`, counted first (sends also
+  // as progress steps).
   void send(const float* buffer, std::size_t count, int peer, int tag);
   void isend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
   void irecv(float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
@@ -109,6 +113,8 @@ struct AllreduceAlgorithm {
   // False when the algorithm moves data outside the counted wrappers (the MPI library's own
   // MPI_Allreduce): its traffic is unknown and reported as null.
   bool traffic_counted = true;
+  // True when the algorithm reads ctx.node_of_rank: the run needs --nodes.
+  bool needs_nodes = false;
 };
 
 // run == nullptr for an unknown name. The table is allreduce_registry.cpp; names in algorithm_catalog.h.

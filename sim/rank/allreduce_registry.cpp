@@ -33,7 +33,7 @@ constexpr std::pair<std::string_view, AllreduceAlgorithm> kAllreduceTable[] = {
     {"reduce_bcast", {&reduce_bcast_allreduce, true}},
     {"recursive_doubling", {&recursive_doubling_allreduce, true}},
     {"rabenseifner", {&rabenseifner_allreduce, true}},
-    {"hierarchical", {&hierarchical_allreduce, true}},
+    {"hierarchical", {&hierarchical_allreduce, true, true}},
     {"mpi", {&mpi_allreduce, false}},
 };
 

@@ -1,9 +1,12 @@
 // The harness every algorithm shares: sizes, warm-up, barrier + MPI_Wtime timing of the slowest rank,
-// a result check, per-step events, and the report rank 0 writes for the launcher.
+// a result check, per-step events, and the report rank 0 writes for the launcher. Outside the timed
+// calls it sends O(N) messages per timed call (a barrier and a reduction) and per size (reductions;
+// the events gather only when events are recorded): never a collective whose cost grows faster.
 // Builds unchanged as an SMPI shared object (sim time) and against Open MPI (wall time).
 #include "allreduce.h"
+#include "engine_probes.h"
+#include "progress_meter.h"
 #include "rank_memory.h"
-#include "rank_nodes.h"
 #include "rank_options.h"
 
 #include <mpi.h>
@@ -46,17 +49,17 @@ struct SizeOutcome {
   TrafficSummary traffic;       // rank 0: of the last timed iteration
 };
 
-TrafficSummary gather_traffic(const TrafficCounts& mine, int rank, int size) {
-  const std::uint64_t counts[3] = {mine.sent_bytes, mine.recv_bytes, mine.messages_sent};
-  std::vector<std::uint64_t> all(rank == 0 ? 3 * static_cast<std::size_t>(size) : 0);
-  MPI_Gather(counts, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+// Two reductions, O(N) small messages in all: a gather of N records to rank 0 cost as much, and
+// small detached messages converging on one rank are what SimGrid 3.32 handles slowest.
+TrafficSummary reduce_traffic(const TrafficCounts& mine) {
+  const std::uint64_t maxima[3] = {mine.sent_bytes, mine.recv_bytes, mine.messages_sent};
+  std::uint64_t max_of_all[3] = {0, 0, 0};
+  MPI_Reduce(maxima, max_of_all, 3, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   TrafficSummary summary;
-  for (std::size_t r = 0; r < all.size() / 3; ++r) {
-    summary.max_rank_sent_bytes = std::max(summary.max_rank_sent_bytes, all[3 * r]);
-    summary.max_rank_recv_bytes = std::max(summary.max_rank_recv_bytes, all[3 * r + 1]);
-    summary.total_bytes += all[3 * r];
-    summary.steps = std::max(summary.steps, all[3 * r + 2]);
-  }
+  MPI_Reduce(&mine.sent_bytes, &summary.total_bytes, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  summary.max_rank_sent_bytes = max_of_all[0];
+  summary.max_rank_recv_bytes = max_of_all[1];
+  summary.steps = max_of_all[2];
   return summary;
 }
 
@@ -84,8 +87,10 @@ std::vector<double> gather_events(const std::vector<double>& mine, int rank, int
   return all;
 }
 
-SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, const std::vector<int>& node_of_rank,
-                     std::uint64_t bytes, int rank, int size) {
+SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& options, std::size_t size_index,
+                     ProgressMeter& progress, int rank, int size) {
+  const std::uint64_t bytes = options.sizes[size_index];
+  const AllreduceFn allreduce = algorithm.run;
   const std::size_t count = bytes / sizeof(float);
   const bool hold_values = bytes * static_cast<std::uint64_t>(size) <= options.check_limit_bytes;
   RankBuffers buffers(count, hold_values);
@@ -95,18 +100,25 @@ SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, const st
   const LocalKernels kernels(buffers.hold_values());
   StepLog log(!options.events_file.empty());
   TrafficCounts traffic;
-  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch(), traffic, node_of_rank};
+  AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch(), traffic, options.node_of_rank,
+                       progress};
 
-  for (int w = 0; w < options.warmup; ++w) allreduce(buffers.input(), buffers.output(), count, ctx);
+  for (int w = 0; w < options.warmup; ++w) {
+    progress.start_call(size_index);
+    allreduce(buffers.input(), buffers.output(), count, ctx);
+    progress.end_call();
+  }
 
   SizeOutcome outcome;
   for (int it = 0; it < options.iterations; ++it) {
     log.clear();
     traffic = {};
     MPI_Barrier(MPI_COMM_WORLD);
+    progress.start_call(size_index);
     const double start = MPI_Wtime();
     allreduce(buffers.input(), buffers.output(), count, ctx);
     const double mine = MPI_Wtime() - start;
+    progress.end_call();
     double slowest = 0;
     MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) outcome.times_s.push_back(slowest);
@@ -119,7 +131,7 @@ SizeOutcome run_size(AllreduceFn allreduce, const RankOptions& options, const st
     MPI_Reduce(&wrong, &outcome.wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   }
   if (!options.events_file.empty()) outcome.events = gather_events(flatten(log.events(), rank), rank, size);
-  outcome.traffic = gather_traffic(traffic, rank, size);
+  if (algorithm.traffic_counted) outcome.traffic = reduce_traffic(traffic);
   return outcome;
 }
 
@@ -134,9 +146,14 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   RankOptions options;
-  std::string error = parse_rank_options(argc, argv, options);
+  std::string error = parse_rank_options(argc, argv, size, options);
   const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
   if (error.empty() && algorithm.run == nullptr) error = "unknown algorithm " + options.algorithm;
+  if (error.empty() && algorithm.needs_nodes && options.node_of_rank.empty())
+    error = options.algorithm + " needs --nodes (the node of every rank)";
+  if (error.empty() && rank == 0 && !options.count_messages_file.empty() &&
+      !count_network_messages_until_end(options.count_messages_file))
+    error = "--count-messages works only under SMPI";
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -148,11 +165,12 @@ int main(int argc, char** argv) {
   std::ofstream events_out;
   if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
   const nlohmann::json phase_names(kStepPhaseNames);
-  // Before any timing: hierarchical needs every rank's node.
-  const std::vector<int> node_of_rank = rank_node_indices(MPI_COMM_WORLD);
+  ProgressMeter progress(rank == 0 ? options.progress_file : std::string(), options.sizes.size(),
+                         options.warmup + options.iterations);
 
-  for (std::uint64_t bytes : options.sizes) {
-    SizeOutcome outcome = run_size(algorithm.run, options, node_of_rank, bytes, rank, size);
+  for (std::size_t size_index = 0; size_index < options.sizes.size(); ++size_index) {
+    const std::uint64_t bytes = options.sizes[size_index];
+    SizeOutcome outcome = run_size(algorithm, options, size_index, progress, rank, size);
     if (rank != 0) continue;
     nlohmann::json entry = {{"bytes", bytes}, {"count", bytes / sizeof(float)}, {"times_s", outcome.times_s}};
     entry["wrong"] = outcome.wrong < 0 ? nlohmann::json() : nlohmann::json(outcome.wrong);

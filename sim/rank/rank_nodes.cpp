@@ -1,37 +1,64 @@
 #include "rank_nodes.h"
 
-#include <algorithm>
-#include <cctype>
-#include <cstring>
+#include <charconv>
 
 namespace ringsim {
+namespace {
 
-std::string_view node_of_host(std::string_view host) {
-  const std::size_t dash = host.rfind("-gpu");
-  if (dash == std::string_view::npos || dash + 4 == host.size()) return host;
-  const std::string_view digits = host.substr(dash + 4);
-  const bool all_digits = std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
-  return all_digits ? host.substr(0, dash) : host;
+bool parse_index(std::string_view text, int& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && value >= 0;
 }
 
-std::vector<int> rank_node_indices(MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  char mine[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(mine, &length);
-  std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-  MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
-  std::vector<std::string> nodes;  // distinct nodes, in order of first rank
-  std::vector<int> node_of_rank;
-  for (int r = 0; r < size; ++r) {
-    const char* name = all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
-    const std::string node(node_of_host(std::string_view(name, strnlen(name, MPI_MAX_PROCESSOR_NAME))));
-    auto it = std::find(nodes.begin(), nodes.end(), node);
-    if (it == nodes.end()) it = nodes.insert(nodes.end(), node);
-    node_of_rank.push_back(static_cast<int>(it - nodes.begin()));
+}  // namespace
+
+std::string node_list_text(const std::vector<int>& node_of_rank) {
+  std::string text;
+  for (std::size_t i = 0; i < node_of_rank.size();) {
+    const int node = node_of_rank[i];
+    std::size_t same = 1, ascending = 1;
+    while (i + same < node_of_rank.size() && node_of_rank[i + same] == node) ++same;
+    while (i + ascending < node_of_rank.size() && node_of_rank[i + ascending] == node + static_cast<int>(ascending))
+      ++ascending;
+    if (!text.empty()) text += ',';
+    text += std::to_string(node);
+    if (same > 1) {
+      text += 'x' + std::to_string(same);
+      i += same;
+    } else if (ascending > 2) {  // "0-2" is shorter than "0,1,2"; "0-1" saves nothing over "0,1"
+      text += '-' + std::to_string(node + static_cast<int>(ascending) - 1);
+      i += ascending;
+    } else {
+      ++i;
+    }
   }
-  return node_of_rank;
+  return text;
+}
+
+std::string parse_node_list(std::string_view text, std::size_t max_ranks, std::vector<int>& node_of_rank) {
+  node_of_rank.clear();
+  const std::string bad_item = "--nodes takes NODE, NODExCOUNT or FIRST-LAST items, comma-separated";
+  for (std::size_t from = 0; from <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    const std::string_view item = text.substr(from, comma - from);
+    from = comma + 1;
+    int node = 0, count = 1, last = 0;
+    if (const std::size_t x = item.find('x'); x != std::string_view::npos) {
+      if (!parse_index(item.substr(0, x), node) || !parse_index(item.substr(x + 1), count) || count < 1) return bad_item;
+      last = node;
+    } else if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
+      if (!parse_index(item.substr(0, dash), node) || !parse_index(item.substr(dash + 1), last) || last < node)
+        return bad_item;
+    } else {
+      if (!parse_index(item, node)) return bad_item;
+      last = node;
+    }
+    const std::size_t ranks = static_cast<std::size_t>(last - node + 1) * static_cast<std::size_t>(count);
+    if (ranks > max_ranks - node_of_rank.size())
+      return "--nodes lists more ranks than the " + std::to_string(max_ranks) + " that run";
+    for (int n = node; n <= last; ++n) node_of_rank.insert(node_of_rank.end(), static_cast<std::size_t>(count), n);
+  }
+  return "";
 }
 
 }  // namespace ringsim

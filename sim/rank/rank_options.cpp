@@ -1,5 +1,7 @@
 #include "rank_options.h"
 
+#include "rank_nodes.h"
+
 #include <charconv>
 #include <string_view>
 
@@ -14,7 +16,7 @@ bool parse_number(std::string_view text, T& value) {
 
 }  // namespace
 
-std::string parse_rank_options(int argc, char** argv, RankOptions& options) {
+std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view flag = argv[i];
     if (i + 1 >= argc) return "missing value after " + std::string(flag);
@@ -38,6 +40,16 @@ std::string parse_rank_options(int argc, char** argv, RankOptions& options) {
       options.out_file = value;
     } else if (flag == "--events") {
       options.events_file = value;
+    } else if (flag == "--nodes") {
+      if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), options.node_of_rank); !error.empty())
+        return error;
+      if (options.node_of_rank.size() != static_cast<std::size_t>(ranks))
+        return "--nodes lists " + std::to_string(options.node_of_rank.size()) + " ranks, but " + std::to_string(ranks) +
+               " run";
+    } else if (flag == "--progress") {
+      options.progress_file = value;
+    } else if (flag == "--count-messages") {
+      options.count_messages_file = value;
     } else if (flag == "--check-limit") {
       if (!parse_number(value, options.check_limit_bytes)) return "--check-limit takes a byte count";
     } else {

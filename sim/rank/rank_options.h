@@ -15,15 +15,20 @@ struct RankOptions {
   int warmup = 1;
   std::string out_file;     // JSON report written by rank 0
   std::string events_file;  // per-step events of the last iteration of each size; empty: none
+  std::vector<int> node_of_rank;  // --nodes (rank_nodes.h); empty when not given
+  std::string progress_file;      // rank 0's progress (progress_meter.h); empty: none
+  std::string count_messages_file;  // test hook: the run's network message count (engine_probes.h)
   // Under SMPI, buffers hold real values (and results are checked) while size x ranks stays within this.
   std::uint64_t check_limit_bytes = 128ULL << 20;
 };
 
-// Returns an error message, or an empty string on success.
-std::string parse_rank_options(int argc, char** argv, RankOptions& options);
+// Returns an error message, or an empty string on success. RANKS: the communicator's size.
+std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& options);
 
 inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
-    "                    [--events FILE] [--check-limit BYTES]";
+    "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
+    "                    [--count-messages FILE]\n"
+    "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

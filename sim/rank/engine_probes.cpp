@@ -1,0 +1,43 @@
+#include "engine_probes.h"
+
+#include <mpi.h>  // SMPI's defines SMPI_SHARED_MALLOC, which tells the two builds apart
+
+#ifdef SMPI_SHARED_MALLOC
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#endif
+
+namespace ringsim {
+
+#ifdef SMPI_SHARED_MALLOC
+
+std::optional<double> simulated_clock_s() { return simgrid::s4u::Engine::get_clock(); }
+
+bool count_network_messages_until_end(const std::string& file) {
+  // The count lives in the callbacks (rank code keeps no mutable globals). SimGrid fires this signal
+  // once per network action when it leaves the STARTED state, i.e. once per message: measured, an
+  // 8-rank MPI_Allgather gives 56 = 8 x 7 and one MPI_Send gives 1. Comm::on_send/on_start do not fire
+  // for SMPI's messages in SimGrid 3.32.
+  auto messages = std::make_shared<std::uint64_t>(0);
+  simgrid::s4u::Link::on_communication_state_change_cb(
+      [messages](simgrid::kernel::resource::NetworkAction&, simgrid::kernel::resource::Action::State previous) {
+        if (previous == simgrid::kernel::resource::Action::State::STARTED) ++*messages;
+      });
+  simgrid::s4u::Engine::on_simulation_end_cb([messages, file] { std::ofstream(file) << *messages << '\n'; });
+  return true;
+}
+
+#else
+
+std::optional<double> simulated_clock_s() { return std::nullopt; }
+
+bool count_network_messages_until_end(const std::string&) { return false; }
+
+#endif
+
+}  // namespace ringsim

@@ -1,0 +1,19 @@
+// What only the simulator can tell the rank program. Under SMPI these read SimGrid directly, outside
+// MPI, so they cost no simulated time (MPI_Wtime itself advances the clock a little); the Open MPI
+// build answers "not available".
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ringsim {
+
+// SimGrid's clock, in simulated seconds; nullopt under a real MPI.
+std::optional<double> simulated_clock_s();
+
+// Test hook (`--count-messages FILE`): from now to the end of the simulation, counts every message
+// the network model carries (point-to-point messages, including those inside MPI collectives), and
+// writes the count to FILE when the simulation ends. Call it on one rank only. False under a real MPI.
+bool count_network_messages_until_end(const std::string& file);
+
+}  // namespace ringsim
