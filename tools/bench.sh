@@ -187,4 +187,4 @@ JSON
   done
 done
 echo
-echo "Baseline: plain \`smpirun\` of build/ringsim-rank-smpi.so with SimGrid's defaults (privatization, simulate-computation on, no preload, default detached-send threshold), ringsim's platform, hostfile, model and rank options, and smpi/shared-malloc-blocksize:67108864."
+echo "Baseline: plain \`smpirun\` of the same rank program with SimGrid's defaults (privatization, simulate-computation on, no preload, default detached-send threshold), ringsim's platform, hostfile, model and rank options, and smpi/shared-malloc-blocksize:67108864."

@@ -9,13 +9,13 @@ N = 1..17 and 64 ranks at several sizes, once with SMPI's default and once with 
 every simulated time is byte-identical.
 
 usage: tools/detached-thresh-survey.py [--ringsim build/ringsim] [--jobs 2] [--keep DIR]
-The launcher's own lever is switched off for both runs (RINGSIM_DETACHED_SENDS=1).
+Measured (SimGrid 3.32): every algorithm finishes with #wrong = 0, and the simulated time differs in
+59 to 68 of each algorithm's 72 cases (every case with a message below 64 KiB); README, "Speed".
 """
 import argparse
 import json
 import os
 import subprocess
-import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,9 +39,8 @@ def run(ringsim, work, name, algorithm, model, jobs):
     json.dump({"name": name, "topology": topology, "placements": PLACEMENTS, "algorithms": [algorithm],
                "sizes": SIZES, "iterations": 1, "warmup": 0, "model": model}, open(scenario, "w"))
     results = os.path.join(work, f"{name}-{algorithm}-results.json")
-    env = dict(os.environ, RINGSIM_DETACHED_SENDS="1")
     done = subprocess.run([ringsim, "run", scenario, "--quiet", "--jobs", str(jobs), "--json", results,
-                           "--out", os.path.join(work, f"{name}-{algorithm}")], env=env, capture_output=True,
+                           "--out", os.path.join(work, f"{name}-{algorithm}")], capture_output=True,
                           text=True, timeout=1800)
     if done.returncode != 0 or not os.path.exists(results):
         return None, done.stderr
