@@ -35,3 +35,21 @@ TEST_CASE("a --model file overrides only the keys it names") {
   CHECK(RINGSIM_ERROR_OF(load_model_file(bad, scenario_model)) ==
         bad.string() + ": /simgrid/a b: a SimGrid setting name has no spaces, ':' or '='");
 }
+
+TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, and mpi always on SMPI") {
+  ModelSettings model;
+  CHECK(model.engine == "auto");
+  CHECK(model.engine_for(kS4uAutoRanks - 1, "ring") == "smpi");
+  CHECK(model.engine_for(kS4uAutoRanks, "ring") == "s4u");
+  CHECK(model.engine_for(4096, "mpi") == "smpi");
+  CHECK_FALSE(model.to_json().contains("engine"));  // goldens print the model: auto goes unsaid
+
+  model = read_model(nlohmann::json::parse(R"({"engine": "s4u"})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.engine_for(2, "ring") == "s4u");
+  CHECK(model.to_json().at("engine") == "s4u");
+  model = read_model(nlohmann::json::parse(R"({"engine": "smpi"})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.engine_for(4096, "ring") == "smpi");
+
+  CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"engine": "fast"})"), "s.json", "/model", ModelSettings{})) ==
+        "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u");
+}

@@ -1,0 +1,111 @@
+// The S4U engine (README "Execution engines") against SMPI: the same rank program, the same
+// platform and model, so the same simulated times — within 0.1% on the ideal model and 1% on the
+// default one — and exact sums. Each case runs both engines through `ringsim run`.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "../../sim/rank/algorithm_catalog.h"
+#include "../unit/temp_files.h"
+#include "one_to_seventeen_ranks.h"
+#include "ringsim_process.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+using namespace ringsim::testing;
+
+namespace {
+
+constexpr const char* kIdealModel = R"("network": "CM02", "crosstraffic": false, "factors": "none")";
+// 8 nodes x 8 GPUs on 10 GbE, as tools/bench.sh builds them.
+constexpr const char* kEightByEight =
+    R"({"racks": [{"nodes": [{"name": "node", "count": 8, "gpus": 8, "nic": {"bandwidth": "10Gbps", "latency": "1us"}}]}]})";
+
+std::string algorithms_but_library() {
+  std::string list;
+  for (const auto& info : ringsim::kAlgorithmCatalog)
+    if (info.name != "mpi") list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
+  return "[" + list + "]";
+}
+
+// Runs the scenario on ENGINE (MODEL_KEYS: more "model" keys, possibly empty) and returns its results JSON.
+nlohmann::json run_on(const TempDir& dir, const std::string& engine, const std::string& topology,
+                      const std::string& placements, const std::string& algorithms, const std::string& sizes,
+                      const std::string& model_keys) {
+  const std::string model = R"({"engine": ")" + engine + "\"" + (model_keys.empty() ? "" : ", " + model_keys) + "}";
+  const auto file = dir.write("scenario-" + engine + ".json",
+                              R"({"name": "engines", "topology": ")" + topology + R"(", "placements": )" + placements +
+                                  R"(, "algorithms": )" + algorithms + R"(, "sizes": )" + sizes +
+                                  R"(, "iterations": 1, "warmup": 0, "model": )" + model + "}");
+  const auto json = dir.path() / ("r-" + engine + ".json");
+  const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + json.string() + " > " +
+                                   (dir.path() / ("table-" + engine + ".txt")).string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  return read_json(json);
+}
+
+// Every row of S4U within RELATIVE of the same row of SMPI; rows name their engine only off SMPI.
+void check_same_times(const nlohmann::json& smpi, const nlohmann::json& s4u, double relative) {
+  const auto& smpi_rows = smpi.at("results");
+  const auto& s4u_rows = s4u.at("results");
+  REQUIRE(smpi_rows.size() == s4u_rows.size());
+  for (std::size_t i = 0; i < smpi_rows.size(); ++i) {
+    const auto& a = smpi_rows[i];
+    const auto& b = s4u_rows[i];
+    CAPTURE(b.dump());
+    REQUIRE(a.at("algorithm") == b.at("algorithm"));
+    REQUIRE(a.at("placement") == b.at("placement"));
+    CHECK_FALSE(a.contains("engine"));
+    CHECK(b.at("engine") == "s4u");
+    CHECK(b.at("time_s").get<double>() == doctest::Approx(a.at("time_s").get<double>()).epsilon(relative));
+    CHECK(b.at("traffic") == a.at("traffic"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the S4U engine sums exactly with every algorithm for N = 1..17") {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const auto results = run_on(dir, "s4u", topology.string(), kOneToSeventeenRanks, algorithms_but_library(),
+                              "[4, 68, 4036, 262148]", "");
+  REQUIRE(results.at("results").size() == 17 * 4 * (ringsim::kAlgorithmCatalog.size() - 1));
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    CHECK(row.at("engine") == "s4u");
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+}
+
+TEST_CASE("ideal model: S4U and SMPI times agree within 0.1% for every algorithm at 8 and 64 ranks") {
+  TempDir dir;
+  const auto topology = dir.write("eight.json", kEightByEight);
+  const std::string placements = R"(["4-4", "8-8-8-8-8-8-8-8"])";
+  const auto smpi = run_on(dir, "smpi", topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel);
+  const auto s4u = run_on(dir, "s4u", topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel);
+  check_same_times(smpi, s4u, 0.001);
+}
+
+TEST_CASE("default model: S4U and SMPI times agree within 1% for every algorithm at 8 and 64 ranks") {
+  TempDir dir;
+  const auto topology = dir.write("eight.json", kEightByEight);
+  const std::string placements = R"(["4-4", "8-8-8-8-8-8-8-8"])";
+  const auto smpi = run_on(dir, "smpi", topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", "");
+  const auto s4u = run_on(dir, "s4u", topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", "");
+  check_same_times(smpi, s4u, 0.01);
+}
+
+TEST_CASE("the library's own allreduce stays on SMPI when the S4U engine is asked for") {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const auto results = run_on(dir, "s4u", topology.string(), R"(["2-2"])", R"(["mpi", "ring"])", "[4036]", "");
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    if (row.at("algorithm") == "mpi")
+      CHECK_FALSE(row.contains("engine"));
+    else
+      CHECK(row.at("engine") == "s4u");
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+}
