@@ -37,6 +37,14 @@ namespace {
 
 std::string case_name(const CaseJob& job) { return fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm); }
 
+// For lines printed every second: "8-8-...-8" over 32 nodes would take most of the line.
+std::string short_case_name(const CaseJob& job) {
+  const PlacementSpec& placement = job.spec.placement;
+  if (placement.ranks_text().size() <= 32) return case_name(job);
+  return fmt::format("{} ranks on {} nodes {} {}", placement.total_ranks(), placement.ranks_per_node.size(),
+                     order_name(placement.order), job.spec.algorithm);
+}
+
 // "call 3 of 12 (64MiB, size 2 of 3), step 120 of 510, simulated 0.0532 s, 850 steps/s" from the
 // rank's progress file; empty when there is none yet or it cannot be read (progress is best effort).
 std::string progress_text(const std::filesystem::path& file, const std::vector<std::uint64_t>& sizes) {
@@ -77,7 +85,7 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
       if (job.progress.empty() || child.wall_s < relay_after_s) continue;
       const std::string text = progress_text(job.progress, sizes);
       if (text.empty() || text == last_relayed[child.index]) continue;
-      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, case_name(job), text);
+      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, short_case_name(job), text);
       last_relayed[child.index] = text;
     }
   };
