@@ -1,12 +1,8 @@
 #include "case_jobs.h"
 
-#include "../common/input_error.h"
-#include "../common/units.h"
+#include "case_progress.h"
 
-#include <charconv>
-#include <cstdlib>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 
 namespace ringsim {
@@ -23,44 +19,6 @@ std::string_view plural(std::size_t count, std::string_view one, std::string_vie
   return count == 1 ? one : many;
 }
 
-double progress_after_s() {
-  const char* text = std::getenv("RINGSIM_PROGRESS_AFTER");
-  if (text == nullptr) return 3.0;
-  double seconds = 0;
-  const char* end = text + std::char_traits<char>::length(text);
-  if (auto [stop, ec] = std::from_chars(text, end, seconds); ec != std::errc() || stop != end || seconds < 0)
-    throw InputError(fmt::format("RINGSIM_PROGRESS_AFTER={}: expected a number of seconds >= 0", text));
-  return seconds;
-}
-
-namespace {
-
-std::string case_name(const CaseJob& job) { return fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm); }
-
-// "call 3 of 12 (64MiB, size 2 of 3), step 120 of 510, simulated 0.0532 s, 850 steps/s" from the
-// rank's progress file; empty when there is none yet or it cannot be read (progress is best effort).
-std::string progress_text(const std::filesystem::path& file, const std::vector<std::uint64_t>& sizes) {
-  std::ifstream in(file);
-  const nlohmann::json progress = nlohmann::json::parse(in, nullptr, false);
-  if (progress.is_discarded() || !progress.is_object()) return "";
-  try {
-    const auto size_index = progress.at("size_index").get<std::size_t>();
-    std::string text = fmt::format("call {} of {}", progress.at("call").get<std::uint64_t>(),
-                                   progress.at("calls").get<std::uint64_t>());
-    if (size_index < sizes.size())
-      text += fmt::format(" ({}, size {} of {})", format_bytes(sizes[size_index]), size_index + 1, sizes.size());
-    text += fmt::format(", step {}", progress.at("step").get<std::uint64_t>());
-    if (!progress.at("steps_in_call").is_null()) text += fmt::format(" of {}", progress.at("steps_in_call").get<std::uint64_t>());
-    if (!progress.at("simulated_s").is_null()) text += fmt::format(", simulated {:.6g} s", progress.at("simulated_s").get<double>());
-    if (!progress.at("steps_per_s").is_null()) text += fmt::format(", {:.0f} steps/s", progress.at("steps_per_s").get<double>());
-    return text;
-  } catch (const nlohmann::json::exception&) {
-    return "";
-  }
-}
-
-}  // namespace
-
 std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>& jobs,
                                                      const std::vector<std::uint64_t>& sizes, int parallel,
                                                      bool quiet, std::string_view done_word) {
@@ -75,16 +33,16 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
     for (const RunningChild& child : running) {
       const CaseJob& job = jobs[child.index];
       if (job.progress.empty() || child.wall_s < relay_after_s) continue;
-      const std::string text = progress_text(job.progress, sizes);
+      const std::string text = read_case_progress(job.progress, sizes);
       if (text.empty() || text == last_relayed[child.index]) continue;
-      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, case_name(job), text);
+      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, short_case_name(job.spec), text);
       last_relayed[child.index] = text;
     }
   };
   const auto on_done = [&](std::size_t index, const ChildOutcome& outcome) {
     ++finished;
     const CaseJob& job = jobs[index];
-    const std::string name = case_name(job);
+    const std::string name = fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm);
     if (outcome.exit_status == 0) {
       try {
         results[index] = read_case_report(job.report, job.spec, sizes);

@@ -1,6 +1,6 @@
 // Runs the cases of a scenario as child processes (smpirun or mpirun), prints a progress line per
-// finished case and, for a case running longer than a few seconds, its rank 0's progress (README
-// "Progress"), and collects the rank reports.
+// finished case and, for a case running longer than a few seconds, its rank 0's progress
+// (case_progress.h), and collects the rank reports.
 #pragma once
 
 #include "case_report.h"
@@ -18,10 +18,6 @@ struct CaseJob {
   std::filesystem::path report;
   std::filesystem::path progress;  // rank 0's progress file (progress_meter.h); empty: none
 };
-
-// A case's progress is relayed once it has run this long: 3 s, or $RINGSIM_PROGRESS_AFTER seconds
-// (tests set 0). Throws InputError when the variable is not a number of seconds.
-double progress_after_s();
 
 // Results in job order, or nullopt after printing each failure with the end of its log.
 // QUIET: nothing on standard error but failures (no per-case lines, no progress).

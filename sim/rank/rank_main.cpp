@@ -49,8 +49,8 @@ struct SizeOutcome {
   TrafficSummary traffic;       // rank 0: of the last timed iteration
 };
 
-// Two reductions, O(N) small messages in all: a gather of N records to rank 0 cost as much, and
-// small detached messages converging on one rank are what SimGrid 3.32 handles slowest.
+// Two reductions (O(N) small messages) rather than a gather of N records to rank 0: the MPI library
+// combines on the way as it sees fit, and rank 0 holds 4 numbers whatever N.
 TrafficSummary reduce_traffic(const TrafficCounts& mine) {
   const std::uint64_t maxima[3] = {mine.sent_bytes, mine.recv_bytes, mine.messages_sent};
   std::uint64_t max_of_all[3] = {0, 0, 0};
