@@ -51,7 +51,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
     rack.switch_link = add_link(switch_link_name(rack_spec), rack_spec.switch_link, LinkRole::switch_link, false,
                                 !rack_spec.switch_nonblocking);
     for (const NodeSpec& node_spec : rack_spec.nodes) {
-      PlanNode node{&node_spec, racks_.size(), node_spec.name + "-router", {}, {}, {}, {}, {}};
+      PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}};
       const bool nvlink = node_spec.intra_kind == IntraKind::nvlink;
       for (int g = 0; g < node_spec.gpus; ++g) {
         node.hosts.push_back(host_name(node_spec, g));
@@ -121,7 +121,12 @@ Hops PlatformPlan::hop(std::size_t link, Crossing crossing) const {
 
 Hops PlatformPlan::gpu_to_gpu(std::size_t node_index, int a, int b) const {
   const PlanNode& node = nodes_[node_index];
-  if (node.fabric.size() == 1) return hop(node.fabric.front(), Crossing::whole);
+  if (node.fabric.size() == 1) {
+    // Declared once per GPU pair (the lower GPU first), symmetrical: the way back is reversed.
+    Hops hops = hop(node.fabric.front(), Crossing::whole);
+    if (a > b) std::reverse(hops.begin(), hops.end());
+    return hops;
+  }
   Hops hops = hop(node.fabric[a], Crossing::up);
   append(hops, hop(node.fabric[b], Crossing::down));
   return hops;
@@ -144,6 +149,21 @@ Hops PlatformPlan::router_to_gpu(std::size_t node_index, int gpu) const {
 
 Hops PlatformPlan::node_up(std::size_t node) const { return hop(racks_[nodes_[node].rack].switch_link, Crossing::whole); }
 Hops PlatformPlan::node_down(std::size_t node) const { return node_up(node); }
+
+bool PlatformPlan::rack_is_star(std::size_t rack) const { return links_[racks_[rack].switch_link].companions.empty(); }
+
+Hops PlatformPlan::rack_route(std::size_t rack, std::size_t a, std::size_t b) const {
+  const std::size_t core = core_member(rack);
+  auto declared = [&](std::size_t from, std::size_t to) {  // from < to
+    const std::vector<std::size_t>& nodes = racks_[rack].nodes;
+    return star_route(node_up(nodes[from]), to == core ? Hops{} : node_down(nodes[to]));
+  };
+  if (a < b) return declared(a, b);
+  Hops back = declared(b, a);
+  std::reverse(back.begin(), back.end());
+  for (Hop& hop : back) hop.crossing = hop.crossing == Crossing::up ? Crossing::down : hop.crossing == Crossing::down ? Crossing::up : Crossing::whole;
+  return back;
+}
 
 Hops PlatformPlan::rack_up(std::size_t rack) const {
   Hops hops = hop(racks_[rack].uplink, Crossing::up);
@@ -168,13 +188,14 @@ Hops PlatformPlan::route(HostRef from, HostRef to) const {
   if (from.node == to.node) return from.gpu == to.gpu ? Hops{} : gpu_to_gpu(from.node, from.gpu, to.gpu);
   Hops route = gpu_to_router(from.node, from.gpu);
   const std::size_t from_rack = nodes_[from.node].rack, to_rack = nodes_[to.node].rack;
+  const std::size_t from_position = nodes_[from.node].position, to_position = nodes_[to.node].position;
   if (from_rack == to_rack) {
-    append(route, star_route(node_up(from.node), node_down(to.node)));
+    append(route, rack_route(from_rack, from_position, to_position));
   } else {
     // Up to the source rack's core, across the spine, down from the destination rack's core.
-    append(route, star_route(node_up(from.node), {}));
+    append(route, rack_route(from_rack, from_position, core_member(from_rack)));
     append(route, star_route(rack_up(from_rack), rack_down(to_rack)));
-    append(route, star_route({}, node_down(to.node)));
+    append(route, rack_route(to_rack, core_member(to_rack), to_position));
   }
   append(route, router_to_gpu(to.node, to.gpu));
   return route;

@@ -8,9 +8,12 @@
 // router), and with several racks a star over the racks. A star member M has an "up" route (from M
 // towards the star's centre) and a "down" route (from the centre to M); the route from A to B in a
 // star is A's up route followed by B's down route, each link kept once, in that order (SimGrid's
-// StarZone does exactly this). A route between hosts joins the zone routes as SimGrid's hierarchical
-// routing does: source host -> its node router, the star routes of every level crossed (rack, spine,
-// rack), node router -> destination host.
+// StarZone does exactly this). In a rack, the pair routes are declared once per pair (first member
+// to later member; the core zone comes last) and the way back is the way there reversed, as in the
+// XML's symmetrical zoneRoutes: the same as the star's unless the switch carries a background load
+// (its companion link then comes first on the way back), so such a rack is built Full-routed.
+// A route between hosts joins the zone routes as SimGrid's hierarchical routing does: source host ->
+// its node router, the routes of every level crossed (rack, spine, rack), node router -> destination.
 #pragma once
 
 #include "platform_xml.h"
@@ -55,6 +58,7 @@ using Hops = std::vector<Hop>;
 struct PlanNode {
   const NodeSpec* spec = nullptr;
   std::size_t rack = 0;
+  std::size_t position = 0;               // in its rack's nodes
   std::string router;
   std::vector<std::string> hosts;         // one per GPU
   std::vector<std::size_t> declared;      // links declared in the node's zone, in document order
@@ -103,6 +107,10 @@ class PlatformPlan {
   // Star routes of a node in its rack (the rack's core zone has empty ones) and of a rack under the spine:
   Hops node_up(std::size_t node) const;
   Hops node_down(std::size_t node) const;
+  // In rack RACK, from member A to member B: positions in PlanRack::nodes, or core_member(RACK).
+  Hops rack_route(std::size_t rack, std::size_t a, std::size_t b) const;
+  std::size_t core_member(std::size_t rack) const { return racks_[rack].nodes.size(); }
+  bool rack_is_star(std::size_t rack) const;  // its routes are those of a star of its members
   Hops rack_up(std::size_t rack) const;
   Hops rack_down(std::size_t rack) const;
   // A star's route from a member with route UP to a member with route DOWN.

@@ -91,7 +91,8 @@ class SimgridBuilder {
   // Returns the rack's gateway router (under a spine).
   NetPoint* rack_zone(std::size_t index, const sg4::NetZone* spine) {
     const PlanRack& rack = plan_.racks()[index];
-    sg4::NetZone* zone = sg4::create_star_zone(rack.spec->name);
+    const bool star = plan_.rack_is_star(index);
+    sg4::NetZone* zone = star ? sg4::create_star_zone(rack.spec->name) : sg4::create_full_zone(rack.spec->name);
     if (spine != nullptr) zone->set_parent(spine);
     rack_zones_.push_back(zone);
     std::vector<NodeZone> node_zones;
@@ -105,11 +106,23 @@ class SimgridBuilder {
       core->seal();
     }
     declare(zone, rack.switch_link);
-    for (std::size_t i = 0; i < rack.nodes.size(); ++i) {
-      const std::size_t node = rack.nodes[i];
-      star_member(zone, node_zones[i].zone, node_zones[i].router, plan_.node_up(node), plan_.node_down(node));
+    if (star) {
+      for (std::size_t i = 0; i < rack.nodes.size(); ++i) {
+        const std::size_t node = rack.nodes[i];
+        star_member(zone, node_zones[i].zone, node_zones[i].router, plan_.node_up(node), plan_.node_down(node));
+      }
+      if (core != nullptr) star_member(zone, core->get_netpoint(), gateway, {}, {});
+    } else {
+      // A background load on the switch: a route per pair, as in the XML (its way back is reversed).
+      for (std::size_t a = 0; a < rack.nodes.size(); ++a) {
+        for (std::size_t b = a + 1; b < rack.nodes.size(); ++b)
+          zone->add_route(node_zones[a].zone, node_zones[b].zone, node_zones[a].router, node_zones[b].router,
+                          route(plan_.rack_route(index, a, b)), true);
+        if (core != nullptr)
+          zone->add_route(node_zones[a].zone, core->get_netpoint(), node_zones[a].router, gateway,
+                          route(plan_.rack_route(index, a, plan_.core_member(index))), true);
+      }
     }
-    if (core != nullptr) star_member(zone, core->get_netpoint(), gateway, {}, {});
     if (spine != nullptr) zone->seal();
     return gateway;
   }

@@ -78,11 +78,11 @@ class XmlWriter {
         const std::size_t to = rack.nodes[b];
         fmt::format_to(it, "  <zoneRoute src=\"{}\" dst=\"{}\" gw_src=\"{}\" gw_dst=\"{}\">{}</zoneRoute>\n", nodes[from].spec->name,
                        nodes[to].spec->name, nodes[from].router, nodes[to].router,
-                       hops(PlatformPlan::star_route(plan_.node_up(from), plan_.node_down(to))));
+                       hops(plan_.rack_route(index, a, b)));
       }
       if (plan_.has_spine())
         fmt::format_to(it, "  <zoneRoute src=\"{}\" dst=\"{}\" gw_src=\"{}\" gw_dst=\"{}\">{}</zoneRoute>\n", nodes[from].spec->name,
-                       rack.core_zone, nodes[from].router, rack.router, hops(PlatformPlan::star_route(plan_.node_up(from), {})));
+                       rack.core_zone, nodes[from].router, rack.router, hops(plan_.rack_route(index, a, plan_.core_member(index))));
     }
     fmt::format_to(it, "</zone>\n");
   }
