@@ -72,7 +72,7 @@ pid_t spawn(const ChildCommand& command) {
   }
   environment.push_back(nullptr);
   pid_t pid = 0;
-  int error = posix_spawnp(&pid, argv[0], &files, &attributes, argv.data(), environment.data());
+  int error = posix_spawnp(&pid, argv[0], &files, &attributes, argv.data(), command.environment.empty() ? environ : environment.data());
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);
   if (error != 0) throw std::runtime_error(fmt::format("cannot start {}: {}", command.argv[0], std::strerror(error)));
