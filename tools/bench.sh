@@ -52,10 +52,17 @@ done
 work=$(mktemp -d /tmp/ringsim-bench-XXXXXX)
 [ -n "${RINGSIM_BENCH_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 
-# A stand-in smpirun that records ringsim's exact command (one argument per line) and runs the real one.
+# A stand-in smpirun that records ringsim's exact command (one argument per line) with copies of the
+# hostfile and platform plan it names (ringsim deletes its own when it ends), then runs the real one.
+# With RINGSIM_BENCH_RECORD_ONLY=1 it only records: how the baseline of an S4U-engine case is found.
 cat >"$work/recording-smpirun" <<SH
 #!/bin/sh
 printf '%s\n' "\$@" >"\$RINGSIM_BENCH_RECORD"
+mkdir -p "\$RINGSIM_BENCH_RECORD.d"
+prev=
+for arg in "\$@"; do [ "\$prev" = -hostfile ] && cp "\$arg" "\$RINGSIM_BENCH_RECORD.d/hostfile"; prev=\$arg; done
+[ -n "\${RINGSIM_PLATFORM_PLAN:-}" ] && cp "\$RINGSIM_PLATFORM_PLAN" "\$RINGSIM_BENCH_RECORD.d/platform-plan.json"
+[ -n "\${RINGSIM_BENCH_RECORD_ONLY:-}" ] && exit 0
 exec "$smpirun" "\$@"
 SH
 chmod +x "$work/recording-smpirun"
@@ -120,7 +127,11 @@ while i < len(args):
         out += [arg, sys.argv[2]]
         i += 2
         continue
-    if arg == "--events":
+    if arg == "--events" or arg == "--progress":
+        i += 2
+        continue
+    if arg == "-hostfile" and i + 1 < len(args):
+        out += [arg, sys.argv[1] + ".d/hostfile"]
         i += 2
         continue
     out.append(arg)
@@ -147,8 +158,11 @@ JSON
   "sizes": ["$size"], "iterations": 1, "warmup": 0 }
 JSON
     rm -f "$work/record-$tag"
+    # ringsim's temporary directory (so its children's command lines name $work/ringsim-$tag, which is
+    # how their memory is found); no --out: per-step events would be recorded and gathered.
+    mkdir -p "$work/ringsim-$tag"
     measure "ringsim-$tag" "$ringsim_limit" \
-      env RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --json "$work/ringsim-$tag.json" --out "$work/ringsim-$tag"
+      env TMPDIR="$work/ringsim-$tag" RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --json "$work/ringsim-$tag.json"
     if [ "$timed_out" = 1 ]; then
       r_sim="—"; engine="—"; r_wall="> $ringsim_limit"; r_cpu="—"
     elif [ ! -s "$work/ringsim-$tag.json" ]; then
@@ -160,13 +174,19 @@ JSON
     fi
     r_peak=$peak_mib
     b_sim="—"; b_wall="—"; b_cpu="—"; b_peak="—"; ratio="—"
+    if [ "$baseline" = 1 ] && [ ! -s "$work/record-$tag" ]; then
+      # ringsim ran another engine: ask it for the smpirun command it would give (nothing runs).
+      echo '{"engine": "smpi"}' >"$work/smpi-engine.json"
+      RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" RINGSIM_BENCH_RECORD_ONLY=1 \
+        "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --model "$work/smpi-engine.json" >/dev/null 2>&1 || true
+    fi
     if [ "$baseline" = 1 ]; then
       if [ -s "$work/record-$tag" ]; then
         mapfile -t base_args < <(baseline_command "$work/record-$tag" "$work/baseline-$tag/report.json")
         mkdir -p "$work/baseline-$tag"
         # The baseline's processes carry $work/baseline-$tag in their command line (the report path),
         # which is how their memory is found.
-        measure "baseline-$tag" "$baseline_limit" "$smpirun" "${base_args[@]}"
+        measure "baseline-$tag" "$baseline_limit" env RINGSIM_PLATFORM_PLAN="$work/record-$tag.d/platform-plan.json" "$smpirun" "${base_args[@]}"
         b_peak=$peak_mib
         if [ "$timed_out" = 1 ]; then
           b_wall="> $baseline_limit"
@@ -180,7 +200,7 @@ JSON
           echo "bench: the baseline failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 5 "$work/baseline-$tag.err" >&2
         fi
       else
-        b_wall="n/a"  # ringsim ran no smpirun (another engine): nothing to replay
+        b_wall="n/a"  # ringsim gave no smpirun command to replay
       fi
     fi
     echo "| $gpus | $ranks | $engine | $r_sim | $r_wall | $r_cpu | $r_peak | $b_sim | $b_wall | $b_cpu | $b_peak | $ratio |"
