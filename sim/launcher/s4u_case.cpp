@@ -25,10 +25,7 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   std::filesystem::create_directories(case_dir);
   const auto hostfile = write_hostfile(case_dir, hosts_of_ranks(spec.placement, layout));
 
-  PreparedCase prepared;
-  prepared.report = case_dir / "report.json";
-  prepared.progress = case_dir / "progress.json";
-  prepared.command.log = case_dir / "s4u.log";
+  PreparedCase prepared = prepare_case_files(case_dir, "s4u.log", record_events);
   auto& argv = prepared.command.argv;
   argv = {program.string(), "--log=root.thresh:warning"};
   // The same network model, factors and raw settings smpirun gets (SimGrid reads smpi/bw-factor,
@@ -39,11 +36,8 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   prepared.command.environment = platform.environment;
   argv.push_back(platform.file.string());
   argv.push_back(hostfile.string());
-  if (record_events) prepared.events = case_dir / "events.jsonl";
   for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))
     argv.push_back(arg);
-  std::filesystem::remove(prepared.report);
-  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

@@ -52,6 +52,17 @@ SmpiTools find_smpi_tools() {
   return tools;
 }
 
+PreparedCase prepare_case_files(const std::filesystem::path& case_dir, const std::string& log_name, bool record_events) {
+  PreparedCase prepared;
+  prepared.report = case_dir / "report.json";
+  prepared.progress = case_dir / "progress.json";
+  prepared.command.log = case_dir / log_name;
+  if (record_events) prepared.events = case_dir / "events.jsonl";
+  std::filesystem::remove(prepared.report);
+  std::filesystem::remove(prepared.progress);
+  return prepared;
+}
+
 SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& platform_file,
                                                   const std::filesystem::path& platform_library) {
   if (platform_file.extension() != ".json") return {std::filesystem::absolute(platform_file), {}};
@@ -66,10 +77,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   const auto hosts = hosts_of_ranks(spec.placement, layout);
   const auto hostfile = write_hostfile(case_dir, hosts);
 
-  PreparedCase prepared;
-  prepared.report = case_dir / "report.json";
-  prepared.progress = case_dir / "progress.json";
-  prepared.command.log = case_dir / "smpi.log";
+  PreparedCase prepared = prepare_case_files(case_dir, "smpi.log", record_events);
   const SimgridPlatformArgument platform = simgrid_platform_argument(platform_file, tools.platform_library);
   prepared.command.environment = platform.environment;
   auto& argv = prepared.command.argv;
@@ -93,12 +101,9 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   if (const auto preload = thread_clock_preload(scenario.model); !preload.empty())
     argv.insert(argv.begin() + 1, {"-wrapper", "env LD_PRELOAD=" + preload});
   for (const auto& arg : scenario.model.cfg_arguments()) argv.push_back(arg);
-  if (record_events) prepared.events = case_dir / "events.jsonl";
   argv.push_back(tools.rank_library.string());
   for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))
     argv.push_back(arg);
-  std::filesystem::remove(prepared.report);
-  std::filesystem::remove(prepared.progress);
   return prepared;
 }
 

@@ -25,6 +25,10 @@ struct PreparedCase {
   std::filesystem::path progress;  // rank 0's progress while it runs
 };
 
+// A case's files in CASE_DIR, whatever runs it: rank 0's report and progress (stale ones removed), the
+// log named LOG_NAME and, when recorded, the events.
+PreparedCase prepare_case_files(const std::filesystem::path& case_dir, const std::string& log_name, bool record_events);
+
 // What SimGrid is given as its platform: the XML as written, or for a platform plan (".json",
 // plan_file.h) the platform library, which finds the plan through the environment it adds.
 struct SimgridPlatformArgument {
