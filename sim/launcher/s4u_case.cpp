@@ -18,6 +18,20 @@ std::filesystem::path find_s4u_program() {
   return path;
 }
 
+namespace {
+
+// SimGrid allocates and frees a few small objects per message; glibc keeps only 7 freed blocks per
+// size for a thread to reuse at once, so most of them went through the slow path (_int_malloc: 8-10%
+// of a 1024-rank profile). A deeper cache took 12-20% off the CPU time of a 1024-rank ring.
+std::string malloc_tunables() {
+  constexpr const char* kDeepCache = "glibc.malloc.tcache_count=65000";
+  const char* user = std::getenv("GLIBC_TUNABLES");
+  return user != nullptr && *user != '\0' ? fmt::format("GLIBC_TUNABLES={}:{}", user, kDeepCache)
+                                          : fmt::format("GLIBC_TUNABLES={}", kDeepCache);
+}
+
+}  // namespace
+
 PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                               const ClusterLayout& layout, const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
@@ -34,6 +48,7 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   const SimgridPlatformArgument platform =
       simgrid_platform_argument(platform_file, program_directory() / kPlatformLibraryName);
   prepared.command.environment = platform.environment;
+  prepared.command.environment.push_back(malloc_tunables());
   argv.push_back(platform.file.string());
   argv.push_back(hostfile.string());
   for (auto& arg : rank_program_arguments(scenario, spec, prepared.report, prepared.events, prepared.progress))

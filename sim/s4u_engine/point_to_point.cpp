@@ -1,6 +1,7 @@
 // MPI's point-to-point calls with SMPI's timing: a transfer starts once both the send and the
 // matching receive are posted (SimGrid's mailbox rendezvous); a send (MPI_Send or MPI_Isend) below
-// the detached threshold is complete for its sender at once, a larger one when its transfer ends.
+// the detached threshold is complete for its sender at once (an EagerSend, rank_world.h), a larger one
+// when its transfer ends.
 #include "datatypes.h"
 #include "mpi.h"
 #include "rank_world.h"
@@ -28,15 +29,28 @@ void* copy_for_sending(const void* buffer, std::size_t bytes) {
   return copy;
 }
 
-simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
-                                std::size_t& bytes) {
+// Posts a send. An eager one (below the detached threshold) is started and held by the world until
+// its receiver has it: the result is then nullptr. Otherwise the result is the comm, not yet started.
+simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag) {
   RankWorld& w = world();
-  bytes = static_cast<std::size_t>(count) * datatype_size(type);
-  simgrid::s4u::Mailbox* mailbox = w.mailbox(w.settled_rank(), destination, tag);
-  return mailbox->put_init(copy_for_sending(buffer, bytes), bytes);
+  const std::size_t bytes = static_cast<std::size_t>(count) * datatype_size(type);
+  const int me = w.settled_rank();
+  w.retire_delivered(me);
+  Channel& channel = w.channel(me, destination, tag);
+  simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), bytes);
+  if (bytes >= detached_send_threshold()) {
+    channel.posted_send(nullptr);
+    return comm;
+  }
+  auto* eager = new EagerSend{comm};
+  channel.posted_send(eager);
+  w.hold_eager_send(me, eager);
+  comm->start();
+  return nullptr;
 }
 
 void finish(Request* request, MPI_Status* status) {
+  if (request->channel != nullptr) request->channel->received(request->receive_number);
   if (request->delivered != nullptr && request->delivered != kNoData) {
     if (request->receive_buffer != nullptr && !is_shared(request->receive_buffer))
       std::memcpy(request->receive_buffer, request->delivered, request->receive_bytes);
@@ -53,26 +67,16 @@ using namespace ringsim::s4u_engine;
 
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
               MPI_Request* request) {
-  std::size_t bytes = 0;
   auto* pending = new Request;
-  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, bytes);
-  if (bytes < detached_send_threshold()) {
-    comm->detach();  // the request stays without a comm: complete
-  } else {
-    pending->comm = comm;
-    comm->start();
-  }
+  pending->comm = post_send(buffer, count, type, destination, tag);  // nullptr (eager): complete
+  if (pending->comm != nullptr) pending->comm->start();
   *request = pending;
   return MPI_SUCCESS;
 }
 
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  std::size_t bytes = 0;
-  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, bytes);
-  if (bytes < detached_send_threshold())
-    comm->detach();
-  else
-    comm->wait();
+  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag);
+  if (comm != nullptr) comm->wait();  // starts and waits in one simcall
   return MPI_SUCCESS;
 }
 
@@ -83,7 +87,10 @@ int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, M
   pending->receive_bytes = static_cast<std::size_t>(count) * datatype_size(type);
   pending->source = source;
   pending->tag = tag;
-  pending->comm = w.mailbox(source, w.settled_rank(), tag)->get_async(&pending->delivered);
+  Channel& channel = w.channel(source, w.settled_rank(), tag);
+  pending->channel = &channel;
+  pending->receive_number = channel.post_receive();
+  pending->comm = channel.mailbox->get_async(&pending->delivered);
   *request = pending;
   return MPI_SUCCESS;
 }

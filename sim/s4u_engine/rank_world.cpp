@@ -16,6 +16,7 @@ constexpr std::uint64_t kFieldLimit = std::uint64_t{1} << kFieldBits;
 
 RankWorld::RankWorld(std::vector<simgrid::s4u::Host*> host_of_rank)
     : host_of_rank_(std::move(host_of_rank)),
+      eager_sends_(host_of_rank_.size()),
       deposits_(host_of_rank_.size()),
       owed_sleep_(host_of_rank_.size(), 0.0),
       alone_on_host_(host_of_rank_.size(), 1),
@@ -35,17 +36,42 @@ int RankWorld::current_rank() const {
   return rank_of_actor_[static_cast<std::size_t>(simgrid::s4u::this_actor::get_pid())];
 }
 
-simgrid::s4u::Mailbox* RankWorld::mailbox(int source, int destination, int tag) {
+Channel& RankWorld::channel(int source, int destination, int tag) {
   if (tag < 0 || static_cast<std::uint64_t>(tag) >= kFieldLimit)
     throw std::invalid_argument(fmt::format("tag {} outside the S4U engine's range 0..{}", tag, kFieldLimit - 1));
   const std::uint64_t key = (static_cast<std::uint64_t>(destination) << (2 * kFieldBits)) |
                             (static_cast<std::uint64_t>(source) << kFieldBits) | static_cast<std::uint64_t>(tag);
-  if (auto it = mailboxes_.find(key); it != mailboxes_.end()) return it->second;
+  if (auto it = channels_.find(key); it != channels_.end()) return it->second;
   // by_name is a simcall: other actors run meanwhile and may look up (or add) the same key, so the
-  // table gets the mailbox only once it exists.
+  // table gets the channel only once its mailbox exists.
   simgrid::s4u::Mailbox* mailbox = simgrid::s4u::Mailbox::by_name(fmt::format("{}>{}#{}", source, destination, tag));
-  mailboxes_.emplace(key, mailbox);
-  return mailbox;
+  Channel& added = channels_[key];
+  if (added.mailbox == nullptr) added.mailbox = mailbox;
+  return added;
+}
+
+void RankWorld::retire_delivered(int rank) {
+  std::deque<EagerSend*>& held = eager_sends_[static_cast<std::size_t>(rank)];
+  while (!held.empty() && held.front()->delivered) {
+    EagerSend* send = held.front();
+    held.pop_front();
+    send->comm->wait();  // complete already: returns at once
+    delete send;
+  }
+}
+
+void RankWorld::retire_all(int rank) {
+  std::deque<EagerSend*>& held = eager_sends_[static_cast<std::size_t>(rank)];
+  while (!held.empty()) {
+    EagerSend* send = held.front();
+    held.pop_front();
+    send->comm->wait();
+    // Its receiver may not have run since the transfer ended; then it deletes the send.
+    if (send->delivered)
+      delete send;
+    else
+      send->sender_gone = true;
+  }
 }
 
 double RankWorld::read_clock(int rank) {

@@ -4,9 +4,12 @@
 // (sim/rank/) still keeps no mutable globals.
 #pragma once
 
+#include "channel.h"
+
 #include <simgrid/s4u.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,7 +32,13 @@ class RankWorld {
   // Messages from SOURCE to DESTINATION with TAG travel through their own mailbox, so that SimGrid's
   // first-come matching on a mailbox is MPI's matching by (source, tag) in posting order. Created on
   // first use, then found by an integer key.
-  simgrid::s4u::Mailbox* mailbox(int source, int destination, int tag);
+  Channel& channel(int source, int destination, int tag);
+
+  // The eager sends of RANK not yet retired, oldest first. retire_delivered() retires those at the front
+  // that have arrived (one immediate wait each); retire_all() waits for every one (the rank's end).
+  void hold_eager_send(int rank, EagerSend* send) { eager_sends_[static_cast<std::size_t>(rank)].push_back(send); }
+  void retire_delivered(int rank);
+  void retire_all(int rank);
 
   // SMPI's MPI_Wtime sleeps smpi/wtime (1e-8 s) after reading the clock. The engine owes that
   // time instead (WTIME_SLEEP per call, per rank) and sleeps it off in one go before the rank's next
@@ -55,7 +64,8 @@ class RankWorld {
  private:
   std::vector<simgrid::s4u::Host*> host_of_rank_;
   std::vector<int> rank_of_actor_;  // indexed by actor id
-  std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> mailboxes_;
+  std::unordered_map<std::uint64_t, Channel> channels_;
+  std::vector<std::deque<EagerSend*>> eager_sends_;  // per rank
   std::vector<const void*> deposits_;
   std::vector<double> owed_sleep_;  // per rank
   std::vector<char> alone_on_host_;  // per rank

@@ -5,8 +5,11 @@
 #include <simgrid/s4u/Comm.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ringsim::s4u_engine {
+
+struct Channel;
 
 struct Request {
   simgrid::s4u::CommPtr comm;
@@ -17,6 +20,9 @@ struct Request {
   void* delivered = nullptr;
   int source = 0;
   int tag = 0;
+  // Receives: the channel and the number of this receive on it, to tell the send it has arrived.
+  Channel* channel = nullptr;
+  std::uint64_t receive_number = 0;
 };
 
 }  // namespace ringsim::s4u_engine
