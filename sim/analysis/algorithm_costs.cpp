@@ -1,7 +1,7 @@
 #include "algorithm_costs.h"
 
-#include "../../topologies/topology_graph.h"
 #include "../rank/algorithm_catalog.h"
+#include "topology_graph.h"
 
 #include <algorithm>
 #include <cmath>

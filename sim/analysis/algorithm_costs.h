@@ -5,7 +5,7 @@
 // split-duplex NICs, where every concurrent exchange of an algorithm has links of its own.
 #pragma once
 
-#include "../../topologies/topology.h"
+#include "../platform/topology.h"
 
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,7 @@
 // and the closed-form time of each size where the formula's assumption holds (algorithm_costs.h).
 #pragma once
 
-#include "case_results.h"
+#include "../results/case_results.h"
 
 #include <vector>
 

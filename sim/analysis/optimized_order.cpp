@@ -1,7 +1,7 @@
 #include "optimized_order.h"
 
-#include "../../topologies/ring_order.h"
 #include "platform_routes.h"
+#include "ring_order.h"
 
 #include <map>
 

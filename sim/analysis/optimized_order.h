@@ -1,8 +1,8 @@
-// Placements in "optimized" order: the rank order is searched (topologies/ring_order.h) on the platform
+// Placements in "optimized" order: the rank order is searched (ring_order.h) on the platform
 // under the scenario's model, once per simulation, before any case runs.
 #pragma once
 
-#include "scenario.h"
+#include "../model/scenario.h"
 
 namespace ringsim {
 

@@ -3,9 +3,9 @@
 // (SimGrid's routes), so a model that would reshape it is refused.
 #pragma once
 
-#include "../../topologies/cluster_layout.h"
-#include "../../topologies/topology_graph.h"
-#include "model_settings.h"
+#include "../model/model_settings.h"
+#include "../platform/cluster_layout.h"
+#include "topology_graph.h"
 
 #include <memory>
 #include <string>

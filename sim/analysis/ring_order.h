@@ -2,7 +2,7 @@
 // closed-form time on a topology, i.e. the load on its most loaded link direction.
 #pragma once
 
-#include "cluster_layout.h"
+#include "../platform/cluster_layout.h"
 #include "topology_graph.h"
 
 #include <cstdint>

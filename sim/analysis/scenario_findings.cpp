@@ -1,7 +1,7 @@
 #include "scenario_findings.h"
 
-#include "../../topologies/ring_analysis.h"
 #include "../common/units.h"
+#include "ring_analysis.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // and, with variants, under which model a difference appears: the mechanism that explains it.
 #pragma once
 
-#include "case_results.h"
-#include "scenario.h"
+#include "../model/scenario.h"
+#include "../results/case_results.h"
 
 #include <string>
 #include <vector>

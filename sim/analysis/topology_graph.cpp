@@ -1,8 +1,8 @@
 #include "topology_graph.h"
 
-#include "../sim/common/input_error.h"
-#include "cluster_layout.h"
-#include "platform_plan.h"
+#include "../common/input_error.h"
+#include "../platform/cluster_layout.h"
+#include "../platform/platform_plan.h"
 
 // Under -fsanitize, GCC 12 reports a false -Wmaybe-uninitialized in Boost.Graph's named_graph.hpp
 // (a boost::optional); the suppression covers Boost's own lines only.

@@ -8,8 +8,8 @@
 // (nvlink), each NIC's port and uplink end, each rack's switch, each rack's spine port and the spine.
 #pragma once
 
-#include "platform_xml.h"
-#include "topology.h"
+#include "../platform/platform_xml.h"
+#include "../platform/topology.h"
 
 #include <filesystem>
 #include <map>

@@ -2,7 +2,7 @@
 // the lines `ringsim run` and `measure` print while a long case runs.
 #pragma once
 
-#include "case_results.h"
+#include "../results/case_results.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -2,8 +2,8 @@
 // the report rank 0 writes.
 #pragma once
 
-#include "case_results.h"
-#include "scenario.h"
+#include "../model/scenario.h"
+#include "../results/case_results.h"
 
 #include <filesystem>
 #include <string>

@@ -3,7 +3,7 @@
 // ends the measurement). Clusters abandoned by killed runs are swept before a new one is made.
 #pragma once
 
-#include "../../topologies/topology.h"
+#include "../platform/topology.h"
 
 #include <filesystem>
 #include <string>

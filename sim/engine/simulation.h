@@ -2,8 +2,8 @@
 // `ringsim run`, `validate` and `calibrate`.
 #pragma once
 
-#include "case_results.h"
-#include "scenario.h"
+#include "../model/scenario.h"
+#include "../results/case_results.h"
 
 #include <optional>
 #include <string>

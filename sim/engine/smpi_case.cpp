@@ -1,6 +1,6 @@
 #include "smpi_case.h"
 
-#include "../../topologies/platform_library.h"
+#include "../platform/platform_library.h"
 #include "program_paths.h"
 
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // The simulation model of a scenario (README "Model settings") and its translation to SimGrid --cfg.
 #pragma once
 
-#include "../../topologies/platform_xml.h"
 #include "../common/json_input.h"
+#include "../platform/platform_xml.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -3,7 +3,7 @@
 // nodes that still have room. The ring follows rank order.
 #pragma once
 
-#include "../../topologies/cluster_layout.h"
+#include "../platform/cluster_layout.h"
 
 #include <optional>
 #include <string>

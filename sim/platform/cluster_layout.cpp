@@ -1,6 +1,6 @@
 #include "cluster_layout.h"
 
-#include "../sim/common/input_error.h"
+#include "../common/input_error.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 #include "plan_file.h"
 
-#include "../sim/common/input_error.h"
+#include "../common/input_error.h"
 
 #include <fmt/format.h>
 #include <fstream>

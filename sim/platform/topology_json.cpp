@@ -1,8 +1,8 @@
 // Compact topology JSON -> Topology. Defaults live here and in README's "Topology format" table.
 #include "topology.h"
 
-#include "../sim/common/input_error.h"
-#include "../sim/common/json_input.h"
+#include "../common/input_error.h"
+#include "../common/json_input.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,9 +1,9 @@
 // Results of simulated (or measured) cases, and the results JSON of README "Results".
 #pragma once
 
-#include "algorithm_costs.h"
-#include "model_settings.h"
-#include "placement.h"
+#include "../analysis/algorithm_costs.h"
+#include "../model/model_settings.h"
+#include "../model/placement.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

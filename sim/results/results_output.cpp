@@ -2,7 +2,7 @@
 
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
-#include "../launcher/results_table.h"
+#include "results_table.h"
 
 #include <fmt/format.h>
 

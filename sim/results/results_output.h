@@ -1,8 +1,8 @@
 // What `run` and `measure` print and save once their cases are done.
 #pragma once
 
-#include "../launcher/case_results.h"
-#include "../launcher/scenario.h"
+#include "../model/scenario.h"
+#include "case_results.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -2,8 +2,8 @@
 // every case against the first, size by size.
 #pragma once
 
+#include "../model/scenario.h"
 #include "case_results.h"
-#include "scenario.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "comparison.h"
 
-#include "../sim/common/units.h"
+#include "../common/units.h"
 
 #include <algorithm>
 #include <cmath>

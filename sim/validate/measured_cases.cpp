@@ -1,6 +1,6 @@
 #include "measured_cases.h"
 
-#include "../sim/common/input_error.h"
+#include "../common/input_error.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // measured time of each size.
 #pragma once
 
-#include "../sim/launcher/scenario.h"
+#include "../model/scenario.h"
 #include "measured_trace.h"
 
 #include <map>

@@ -1,6 +1,6 @@
 #include "text_table.h"
 
-#include "../sim/common/input_error.h"
+#include "../common/input_error.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,9 +1,9 @@
 // The registry of trace formats. Order matters for auto-detection: the most specific first.
 #include "trace_readers.h"
 
-#include "../sim/common/input_error.h"
-#include "../sim/common/json_input.h"
-#include "../sim/common/units.h"
+#include "../common/input_error.h"
+#include "../common/json_input.h"
+#include "../common/units.h"
 
 #include <algorithm>
 #include <fmt/format.h>

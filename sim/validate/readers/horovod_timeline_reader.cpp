@@ -5,7 +5,7 @@
 #include "../text_table.h"
 #include "../trace_readers.h"
 
-#include "../../sim/common/input_error.h"
+#include "../../common/input_error.h"
 
 #include <fmt/format.h>
 #include <map>

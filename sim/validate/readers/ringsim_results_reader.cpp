@@ -2,8 +2,8 @@
 // version does not know are ignored, as the schema promises to newer writers.
 #include "../trace_readers.h"
 
-#include "../../sim/common/input_error.h"
-#include "../../sim/common/json_input.h"
+#include "../../common/input_error.h"
+#include "../../common/json_input.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
