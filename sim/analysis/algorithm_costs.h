@@ -5,6 +5,7 @@
 // split-duplex NICs, where every concurrent exchange of an algorithm has links of its own.
 #pragma once
 
+#include "../model/cost_parameters.h"
 #include "../platform/topology.h"
 
 #include <cstdint>
@@ -14,12 +15,6 @@
 #include <vector>
 
 namespace ringsim {
-
-struct CostParameters {
-  double alpha_s = 0;
-  double beta_s_per_byte = 0;
-  double gamma_s_per_byte = 0;
-};
 
 // Thakur–Rabenseifner–Gropp alpha-beta-gamma cost of ALGORITHM for RANKS ranks and BYTES bytes;
 // nullopt when it has no closed form here (e.g. "mpi").

@@ -1,5 +1,7 @@
 #include "case_costs.h"
 
+#include "algorithm_costs.h"
+
 #include <algorithm>
 
 namespace ringsim {

@@ -1,7 +1,7 @@
 // Results of simulated (or measured) cases, and the results JSON of README "Results".
 #pragma once
 
-#include "../analysis/algorithm_costs.h"
+#include "../model/cost_parameters.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
 
