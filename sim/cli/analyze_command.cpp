@@ -1,17 +1,17 @@
 // `ringsim analyze`: embed the ring of a placement in the topology graph, count the ring edges on
 // every link direction, name the bottleneck, and predict the ring time in closed form.
-#include "../../topologies/ring_analysis.h"
-#include "../../topologies/ring_order.h"
+#include "../analysis/platform_routes.h"
+#include "../analysis/ring_analysis.h"
+#include "../analysis/ring_order.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
-#include "../launcher/case_results.h"
-#include "../launcher/model_settings.h"
-#include "../launcher/placement.h"
-#include "../launcher/platform_routes.h"
+#include "../model/model_settings.h"
+#include "../model/placement.h"
+#include "../results/case_results.h"
+#include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 
 #include <algorithm>
 #include <map>

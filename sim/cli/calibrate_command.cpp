@@ -1,13 +1,13 @@
 // `ringsim calibrate`: fit the ring's per-step latency and the effective bandwidth of the busiest
 // NIC direction to a measured trace, and write a model file that `run`/`validate --model` apply.
 // The point: calibrate on one layout of a cluster, predict another layout of the same cluster.
-#include "../../validate/calibration.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
+#include "../results/results_output.h"
+#include "../validate/calibration.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 #include "trace_input.h"
 
 #include <cstdio>

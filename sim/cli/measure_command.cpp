@@ -1,17 +1,17 @@
 // `ringsim measure`: the same rank program under Open MPI, on an emulated cluster of network
 // namespaces on this machine or on the user's hosts, writing results with "kind": "measured".
+#include "../analysis/optimized_order.h"
 #include "../common/input_error.h"
-#include "../launcher/case_jobs.h"
-#include "../launcher/emulated_cluster.h"
-#include "../launcher/hostfile.h"
-#include "../launcher/machine_facts.h"
-#include "../launcher/mpi_case.h"
-#include "../launcher/optimized_order.h"
-#include "../launcher/program_paths.h"
-#include "../launcher/work_directory.h"
+#include "../engine/case_jobs.h"
+#include "../engine/emulated_cluster.h"
+#include "../engine/hostfile.h"
+#include "../engine/machine_facts.h"
+#include "../engine/mpi_case.h"
+#include "../engine/program_paths.h"
+#include "../engine/work_directory.h"
+#include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
-#include "../../topologies/plan_file.h"
-#include "../../topologies/platform_xml.h"
-#include "../../topologies/topology_graph.h"
+#include "../analysis/topology_graph.h"
 #include "../common/atomic_file.h"
-#include "../launcher/model_settings.h"
+#include "../model/model_settings.h"
+#include "../platform/plan_file.h"
+#include "../platform/platform_xml.h"
 #include "command_line.h"
 #include "commands.h"
 

@@ -5,9 +5,9 @@
 #include "../common/json_input.h"
 #include "../common/units.h"
 #include "../report/report_page.h"
+#include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,12 +1,12 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
+#include "../analysis/scenario_findings.h"
 #include "../common/atomic_file.h"
-#include "../launcher/scenario_findings.h"
-#include "../launcher/simulation.h"
+#include "../engine/simulation.h"
 #include "../rank/algorithm_catalog.h"
+#include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 
 #include <algorithm>
 #include <cctype>

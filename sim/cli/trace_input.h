@@ -2,8 +2,8 @@
 // read and grouped into cases the same way for both.
 #pragma once
 
-#include "../../validate/measured_cases.h"
-#include "../../validate/trace_readers.h"
+#include "../validate/measured_cases.h"
+#include "../validate/trace_readers.h"
 #include "command_line.h"
 
 namespace ringsim {

@@ -1,13 +1,13 @@
 // `ringsim validate`: simulate the scenario at exactly the sizes (and placements) a measured trace
 // holds, compare size by size, and judge the median |error| above --min-bytes against a tolerance.
-#include "../../validate/comparison.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
-#include "../launcher/simulation.h"
+#include "../engine/simulation.h"
+#include "../results/results_output.h"
+#include "../validate/comparison.h"
 #include "command_line.h"
 #include "commands.h"
-#include "results_output.h"
 #include "trace_input.h"
 
 #include <cstdio>

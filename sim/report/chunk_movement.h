@@ -3,7 +3,7 @@
 // From the ring's schedule (sim/rank/ring_allreduce.cpp) or from recorded steps (a timeline).
 #pragma once
 
-#include "../launcher/chrome_timeline.h"
+#include "../results/chrome_timeline.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

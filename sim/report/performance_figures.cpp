@@ -1,9 +1,9 @@
 // Plots a-c of the report: time and busbw against size; time and per-rank traffic against N.
 #include "report_figures.h"
 
+#include "../analysis/algorithm_costs.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
-#include "../launcher/algorithm_costs.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 
 #include "../common/input_error.h"
 #include "../common/json_input.h"
-#include "../launcher/case_results.h"
+#include "../results/case_results.h"
 
 #include <algorithm>
 #include <fmt/format.h>

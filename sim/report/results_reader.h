@@ -2,7 +2,7 @@
 // `ringsim report`. Like every reader of results, it ignores keys it does not know.
 #pragma once
 
-#include "../launcher/algorithm_costs.h"
+#include "../analysis/algorithm_costs.h"
 
 #include <cstdint>
 #include <filesystem>

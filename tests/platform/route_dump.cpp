@@ -6,8 +6,8 @@
 //   route_dump --summary PLATFORM        loads the platform and prints its host and link counts only
 //                                        (tools/bench-platform.sh times it)
 // tests/platform/routes_match.sh compares the three: XML, platform library, plan.
-#include "../../topologies/plan_file.h"
-#include "../../topologies/platform_plan.h"
+#include "../../sim/platform/plan_file.h"
+#include "../../sim/platform/platform_plan.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Whole-program tests of the allreduce algorithms (sim/rank/algorithm_catalog.h): every one sums
 // exactly for N = 1..17, the traffic counts are the textbook ones, and on the ideal model each
-// simulated time is its closed form (sim/launcher/algorithm_costs.h).
+// simulated time is its closed form (sim/analysis/algorithm_costs.h).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../../sim/rank/algorithm_catalog.h"
 #include "../unit/temp_files.h"

@@ -1,4 +1,4 @@
-#include "../../sim/launcher/algorithm_costs.h"
+#include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/rank/algorithm_catalog.h"
 
 #include <doctest/doctest.h>

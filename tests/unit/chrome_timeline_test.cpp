@@ -1,5 +1,5 @@
 // Events file -> Chrome trace: processes per case and size, threads per rank, one slice per step.
-#include "../../sim/launcher/chrome_timeline.h"
+#include "../../sim/results/chrome_timeline.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

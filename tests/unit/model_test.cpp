@@ -1,4 +1,4 @@
-#include "../../sim/launcher/model_settings.h"
+#include "../../sim/model/model_settings.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

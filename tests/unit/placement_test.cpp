@@ -1,4 +1,4 @@
-#include "../../sim/launcher/placement.h"
+#include "../../sim/model/placement.h"
 
 #include <doctest/doctest.h>
 

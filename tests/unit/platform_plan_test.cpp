@@ -1,5 +1,5 @@
-#include "../../topologies/plan_file.h"
-#include "../../topologies/platform_plan.h"
+#include "../../sim/platform/plan_file.h"
+#include "../../sim/platform/platform_plan.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

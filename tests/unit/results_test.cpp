@@ -1,5 +1,5 @@
-#include "../../sim/launcher/case_results.h"
-#include "../../sim/launcher/results_table.h"
+#include "../../sim/results/case_results.h"
+#include "../../sim/results/results_table.h"
 
 #include <doctest/doctest.h>
 

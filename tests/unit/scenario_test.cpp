@@ -1,4 +1,4 @@
-#include "../../sim/launcher/scenario.h"
+#include "../../sim/model/scenario.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-#include "../../topologies/cluster_layout.h"
-#include "../../topologies/platform_xml.h"
-#include "../../topologies/topology_graph.h"
+#include "../../sim/analysis/topology_graph.h"
+#include "../../sim/platform/cluster_layout.h"
+#include "../../sim/platform/platform_xml.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

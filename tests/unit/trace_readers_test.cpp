@@ -1,5 +1,5 @@
 #include "../../sim/common/input_error.h"
-#include "../../validate/trace_readers.h"
+#include "../../sim/validate/trace_readers.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

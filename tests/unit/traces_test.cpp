@@ -1,8 +1,8 @@
 // The committed measured traces are valid results files: the schema of README "Results", numbers that
 // agree with their own definitions, and a source block that says how to re-make them.
 #include "../../sim/common/json_input.h"
-#include "../../sim/launcher/case_results.h"
-#include "../../sim/launcher/placement.h"
+#include "../../sim/model/placement.h"
+#include "../../sim/results/case_results.h"
 
 #include <doctest/doctest.h>
 #include <filesystem>

@@ -1,0 +1,192 @@
+#include "scenario_findings.h"
+
+#include "../common/units.h"
+#include "ring_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <iterator>
+#include <memory>
+#include <optional>
+
+namespace ringsim {
+namespace {
+
+// Differences below this are model noise, not a finding.
+constexpr double kSameWithin = 0.03;
+
+// "4-3-1 block", or "32x1 block" for many nodes of the same count; the algorithm when not the ring.
+std::string case_label(const CaseResult& result) {
+  const auto& counts = result.spec.placement.ranks_per_node;
+  const bool uniform = counts.size() > 4 && std::all_of(counts.begin(), counts.end(), [&](int c) { return c == counts.front(); });
+  const std::string placement = uniform ? fmt::format("{}x{} {}", counts.size(), counts.front(), order_name(result.spec.placement.order))
+                                        : result.spec.placement.label();
+  return result.spec.algorithm == "ring" ? placement : fmt::format("{} {}", placement, result.spec.algorithm);
+}
+
+const SizeResult* size_at(const CaseResult& result, std::uint64_t bytes) {
+  for (const SizeResult& size : result.sizes)
+    if (size.bytes == bytes) return &size;
+  return nullptr;
+}
+
+// "busiest rank sends 31.00 and receives 31.00 buffers" from the counted traffic, when there is one.
+std::string traffic_words(const CaseResult& result, std::uint64_t bytes) {
+  const SizeResult* size = size_at(result, bytes);
+  if (size == nullptr || !size->traffic) return "";
+  return fmt::format("busiest rank sends {:.2f} and receives {:.2f} buffers", size->traffic->max_rank_sent_bytes / double(bytes),
+                     size->traffic->max_rank_recv_bytes / double(bytes));
+}
+
+double time_at(const CaseResult& result, std::uint64_t bytes) {
+  const SizeResult* size = size_at(result, bytes);
+  return size == nullptr ? 0 : size->median_s();
+}
+
+struct BottleneckWords {
+  std::string mechanism, description;
+};
+
+// The ring's bottleneck in words under the variant's model, when the analysis applies.
+std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes, const ClusterLayout& layout) {
+  if (routes == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
+  const auto hosts = hosts_of_ranks(result.spec.placement, layout);
+  const RingEmbedding ring = embed_ring(*routes, hosts);
+  const Bottleneck bottleneck = find_bottleneck(ring);
+  return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
+}
+
+// The case CASE is compared with: with several algorithms, the first algorithm on the same placement
+// (the algorithm's effect); else the first earlier case of the same order on another placement (the
+// placement's effect), else the first case (the order's effect).
+std::size_t reference_of(const std::vector<CaseResult>& results, std::size_t index) {
+  const SimulationCase& spec = results[index].spec;
+  for (std::size_t j = 0; j < index; ++j)
+    if (results[j].spec.placement.ranks_per_node == spec.placement.ranks_per_node &&
+        results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm != spec.algorithm)
+      return j;
+  if (spec.algorithm != results.front().spec.algorithm) return 0;
+  for (std::size_t j = 0; j < index; ++j)
+    if (results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm == spec.algorithm &&
+        results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node)
+      return j;
+  return 0;
+}
+
+std::string format_duration(double seconds) {
+  return seconds >= 1 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.3f} ms", seconds * 1e3);
+}
+
+std::string prefix(const VariantRun& run) { return run.name.empty() ? "" : fmt::format("[{}] ", run.name); }
+
+}  // namespace
+
+std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs) {
+  std::vector<std::string> findings;
+  if (runs.empty() || runs.front().results.empty()) return findings;
+  const ClusterLayout& layout = platform.layout;
+  // The topology graph of each variant's model, built once (compact topologies only).
+  std::vector<std::unique_ptr<TopologyRoutes>> routes;
+  for (const VariantRun& run : runs)
+    routes.push_back(platform.topology ? routes_under_model(run.model.shape(*platform.topology), run.model.platform_model(),
+                                                            scenario.file.string())
+                                       : nullptr);
+  const std::uint64_t bytes = scenario.sizes.back();
+  const std::string size = format_bytes(bytes);
+
+  for (std::size_t v = 0; v < runs.size(); ++v) {
+    const VariantRun& run = runs[v];
+    if (run.results.size() == 1)
+      if (const auto words = bottleneck_of(run.results.front(), routes[v].get(), layout))
+        findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
+                                       format_duration(time_at(run.results.front(), bytes)), words->description));
+    for (std::size_t i = 1; i < run.results.size(); ++i) {
+      const CaseResult& other = run.results[i];
+      const CaseResult& base = run.results[reference_of(run.results, i)];
+      const double ratio = time_at(other, bytes) / time_at(base, bytes);
+      const auto words = bottleneck_of(other, routes[v].get(), layout);
+      const auto base_words = bottleneck_of(base, routes[v].get(), layout);
+      std::string sentence = fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
+                                         case_label(base), size);
+      if (words && base_words) {
+        const bool same_time = std::abs(ratio - 1) < kSameWithin;
+        const bool same_bottleneck = words->description == base_words->description;
+        if (same_time && same_bottleneck) {
+          sentence += fmt::format(": the same; both are limited by {}.", words->description);
+        } else if (same_time) {
+          sentence += fmt::format(": the same; it is limited by {}, {} by {}.", words->description, case_label(base), base_words->description);
+        } else if (same_bottleneck) {
+          // Same bottleneck, another time: the ranks' share of the buffer differs, 2(N-1)/N.
+          sentence += fmt::format(": the same bottleneck, {}", words->description);
+          if (other.ranks != base.ranks)
+            sentence += fmt::format("; with {} ranks instead of {}, each moves 2(N-1)/N = {:.2f} buffers instead of {:.2f}", other.ranks,
+                                    base.ranks, 2.0 * (other.ranks - 1) / other.ranks, 2.0 * (base.ranks - 1) / base.ranks);
+          sentence += ".";
+        } else {
+          sentence += fmt::format("{} {}{}: its bottleneck is {}; {}'s is {}.", ratio > 1 ? " because of" : ", faster; without",
+                                  ratio > 1 ? words->mechanism : base_words->mechanism,
+                                  base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
+                                  words->description, case_label(base), base_words->description);
+        }
+      } else if (const std::string traffic = traffic_words(other, bytes); !traffic.empty() && other.spec.algorithm != base.spec.algorithm) {
+        const std::string base_traffic = traffic_words(base, bytes);
+        sentence += fmt::format(": its {}{}.", traffic, base_traffic.empty() ? "" : fmt::format(" ({}: {})", case_label(base), base_traffic));
+      } else {
+        sentence += ".";
+      }
+      findings.push_back(sentence);
+    }
+  }
+
+  // Which model produces each difference: the mechanism, when variants differ only in it.
+  if (runs.size() > 1)
+    for (std::size_t i = 1; i < runs.front().results.size(); ++i) {
+      std::vector<std::string> slower, same;
+      std::optional<BottleneckWords> mechanism;
+      const std::size_t reference = reference_of(runs.front().results, i);
+      for (std::size_t v = 0; v < runs.size(); ++v) {
+        const VariantRun& run = runs[v];
+        if (i >= run.results.size()) continue;
+        const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
+        if (ratio > 1 + kSameWithin) {
+          slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
+          if (!mechanism) mechanism = bottleneck_of(run.results[i], routes[v].get(), layout);
+        } else {
+          same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
+        }
+      }
+      const std::string pair =
+          fmt::format("{} against {}", case_label(runs.front().results[i]), case_label(runs.front().results[reference]));
+      if (slower.empty())
+        findings.push_back(fmt::format("Answer, {}: not slower under any model ({}).", pair, fmt::join(same, ", ")));
+      else
+        findings.push_back(fmt::format("Answer, {}: slower under {}{}{}.", pair, fmt::join(slower, ", "),
+                                       same.empty() ? "" : fmt::format(", not under {}", fmt::join(same, ", ")),
+                                       mechanism ? fmt::format("; the mechanism is {}: {}", mechanism->mechanism, mechanism->description) : ""));
+    }
+  return findings;
+}
+
+std::string variant_table(const std::vector<VariantRun>& runs) {
+  if (runs.size() < 2) return "";
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  const CaseResult& first = runs.front().results.front();
+  const std::uint64_t bytes = first.sizes.back().bytes;
+  fmt::format_to(it, "# What-if at {}: each case's median time per variant, speed-up and time saved per call against \"{}\"\n",
+                 format_bytes(bytes), runs.front().name);
+  fmt::format_to(it, "#{:>29} {:>14} {:>10} {:>14}\n", "variant", "time", "speed-up", "saved");
+  for (std::size_t c = 0; c < runs.front().results.size(); ++c) {
+    fmt::format_to(it, "#  {}\n", case_label(runs.front().results[c]));
+    const double reference = time_at(runs.front().results[c], bytes);
+    for (const VariantRun& run : runs) {
+      const double time = time_at(run.results[c], bytes);
+      const double saved = std::abs(reference - time) < 1e-6 * reference ? 0 : reference - time;
+      fmt::format_to(it, " {:>29} {:>14} {:>9.2f}x {:>14}\n", run.name, format_duration(time), reference / time, format_duration(saved));
+    }
+  }
+  return fmt::to_string(out);
+}
+
+}  // namespace ringsim

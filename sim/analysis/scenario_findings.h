@@ -1,0 +1,27 @@
+// The answer to a scenario's question in plain words: how much slower each case is than the first,
+// which link or rank limits it (from the ring's embedding in the topology, ringsim analyze's model),
+// and, with variants, under which model a difference appears: the mechanism that explains it.
+#pragma once
+
+#include "../model/scenario.h"
+#include "../results/case_results.h"
+
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct VariantRun {
+  std::string name;  // empty when the scenario has no variants
+  ModelSettings model;
+  std::vector<CaseResult> results;
+};
+
+// Sentences, one finding each, at the scenario's largest size. Bottlenecks are named on compact
+// topologies only (their graph under each variant's model).
+std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs);
+
+// With several variants: each case's time per variant and its speed-up over the first variant.
+std::string variant_table(const std::vector<VariantRun>& runs);
+
+}  // namespace ringsim

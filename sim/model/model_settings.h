@@ -1,0 +1,65 @@
+// The simulation model of a scenario (README "Model settings") and its translation to SimGrid --cfg.
+#pragma once
+
+#include "../common/json_input.h"
+#include "../platform/platform_xml.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ringsim {
+
+// "engine": "auto" runs cases of at least this many ranks on the S4U engine. Below it SMPI is fast
+// enough (a 64 MiB ring: about 1 s at 64 ranks, 4 s at 128), and every golden, the flagship and the
+// tests' small cases stay on SMPI; at 256 ranks SMPI takes ~40 s and the S4U engine ~1 s (README).
+inline constexpr int kS4uAutoRanks = 256;
+
+struct ModelSettings {
+  std::string network = "SMPI";  // SimGrid network/model: SMPI | CM02 | LV08 | IB
+  bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
+  std::string factors = "default";  // default: SMPI's bandwidth/latency factors; none: factors of 1
+  std::vector<std::pair<std::string, std::string>> simgrid;  // raw --cfg key/value, applied last
+  // Multiplies the bandwidth of every link of a compact topology's platform (sharing included, unlike
+  // SMPI's bw-factor, which only bounds each flow). `ringsim calibrate` sets it; 1 = as described.
+  double link_bandwidth_scale = 1;
+  // {"nic_ratio": 1, "sharing": "shared" | "split", "latency": "0us"}: a per-process network stack
+  // on every rank's inter-node path (platform_xml.h). Absent = none.
+  std::optional<ProcessStack> process_stack;
+  // "nic_bandwidth": "10Gbps": every NIC of a compact topology at this bandwidth (what-if upgrades).
+  std::optional<double> nic_bandwidth_Bps;
+  // "nic_sharing": "split-duplex" (default: each direction has the NIC's bandwidth) | "half-duplex".
+  bool nic_half_duplex = false;
+  // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
+  std::vector<BackgroundLoad> background;
+  // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
+  // actors, README "Execution engines") or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
+  std::string engine = "auto";
+
+  // Whether the platform must be generated from the topology with this model (not taken as is).
+  bool reshapes_platform() const {
+    return link_bandwidth_scale != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
+           nic_bandwidth_Bps.has_value();
+  }
+  PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
+  // TOPOLOGY with this model's changes to its links (nic_bandwidth, then link_bandwidth_scale).
+  Topology shape(Topology topology) const;
+
+  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").
+  std::string engine_for(int ranks, std::string_view algorithm) const;
+
+  std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
+  nlohmann::json to_json() const;
+};
+
+// Reads a "model" object over BASE: keys present override, absent keys keep BASE's value, and raw
+// "simgrid" settings are merged key by key. Throws InputError naming the file and path.
+ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
+                         ModelSettings base);
+
+// A model file given with --model: a JSON object with the same keys as a scenario's "model".
+ModelSettings load_model_file(const std::filesystem::path& file, ModelSettings base);
+
+}  // namespace ringsim

@@ -1,0 +1,182 @@
+// Compact topology JSON -> Topology. Defaults live here and in README's "Topology format" table.
+#include "topology.h"
+
+#include "../common/input_error.h"
+#include "../common/json_input.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+#include <tuple>
+
+namespace ringsim {
+namespace {
+
+constexpr double kDefaultSwitchLatency = 1e-6;      // 1us; bandwidth defaults to non-blocking (below)
+constexpr LinkSpec kDefaultNic{10e9 / 8, 1e-6};      // 10Gbps, 1us
+constexpr LinkSpec kDefaultPcie{12e9, 0.5e-6};       // 12GBps, 0.5us (PCIe 3.0 x16-class)
+constexpr LinkSpec kDefaultShm{8e9, 0.3e-6};         // 8GBps, 0.3us (a CPU copy through shared memory)
+constexpr LinkSpec kDefaultNvlink{300e9, 0.7e-6};    // 300GBps per direction per GPU (A100 NVLink 3 via NVSwitch)
+constexpr double kDefaultUplinkLatency = 1e-6;
+constexpr double kDefaultSpineLatency = 1e-6;
+constexpr double kDefaultGpuSpeed = 1e12;            // 1Tf: one flop per reduced element
+constexpr int kMaxCount = 100000;
+
+LinkSpec read_link(JsonObjectReader& parent, std::string_view key, LinkSpec defaults) {
+  const nlohmann::json* value = parent.optional_value(key);
+  if (value == nullptr) return defaults;
+  JsonObjectReader link(*value, parent.file(), parent.path_of(key));
+  LinkSpec spec{link.optional_bandwidth("bandwidth").value_or(defaults.bandwidth_Bps),
+                link.optional_latency("latency").value_or(defaults.latency_s)};
+  link.finish();
+  return spec;
+}
+
+// "intra": {"kind": "pcie" | "shm" | "nvlink", "bandwidth", "latency"}; the kind sets the defaults.
+std::pair<IntraKind, LinkSpec> read_intra(JsonObjectReader& node) {
+  const nlohmann::json* value = node.optional_value("intra");
+  if (value == nullptr) return {IntraKind::pcie, kDefaultPcie};
+  JsonObjectReader intra(*value, node.file(), node.path_of("intra"));
+  IntraKind kind = IntraKind::pcie;
+  if (auto name = intra.optional_string("kind")) {
+    if (*name == "pcie") kind = IntraKind::pcie;
+    else if (*name == "shm") kind = IntraKind::shm;
+    else if (*name == "nvlink") kind = IntraKind::nvlink;
+    else intra.fail("kind", fmt::format("unknown intra-node kind \"{}\"; expected \"pcie\", \"shm\" or \"nvlink\"", *name));
+  }
+  const LinkSpec defaults = kind == IntraKind::nvlink ? kDefaultNvlink : kind == IntraKind::shm ? kDefaultShm : kDefaultPcie;
+  LinkSpec spec{intra.optional_bandwidth("bandwidth").value_or(defaults.bandwidth_Bps),
+                intra.optional_latency("latency").value_or(defaults.latency_s)};
+  intra.finish();
+  return {kind, spec};
+}
+
+void check_name(JsonObjectReader& reader, std::string_view key, const std::string& name) {
+  if (name.empty() || name.find_first_of(" \t\n\"'<>&/") != std::string::npos)
+    reader.fail(key, fmt::format("\"{}\" is not a usable name (non-empty, no spaces, quotes, <, >, & or /)", name));
+}
+
+// A crossbar: no flow is slowed inside the switch, its ports are the limit. Modelled as a shared
+// backplane with room for every port at full rate both ways, so it never binds. (A FATPIPE would
+// too, but SimGrid divides a FATPIPE's rate among flows by their route latency: measured 1.8x slow
+// steps for the ring edges that leave the rack on two-racks-4to1.)
+void size_nonblocking_switches(Topology& topology) {
+  double uplinks = 0;
+  for (RackSpec& rack : topology.racks) {
+    double ports = topology.spine ? rack.uplink.bandwidth_Bps : 0;
+    for (const NodeSpec& node : rack.nodes) ports += node.nic.bandwidth_Bps * node.nics;
+    if (rack.switch_nonblocking) rack.switch_link.bandwidth_Bps = 2 * ports;
+    uplinks += rack.uplink.bandwidth_Bps;
+  }
+  if (topology.spine && topology.spine_nonblocking) topology.spine->bandwidth_Bps = 2 * uplinks;
+}
+
+}  // namespace
+
+Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps = bandwidth_Bps;
+  size_nonblocking_switches(topology);
+  return topology;
+}
+
+Topology scaled_bandwidths(Topology topology, double factor) {
+  for (RackSpec& rack : topology.racks) {
+    rack.switch_link.bandwidth_Bps *= factor;
+    rack.uplink.bandwidth_Bps *= factor;
+    for (NodeSpec& node : rack.nodes) {
+      node.nic.bandwidth_Bps *= factor;
+      node.intra.bandwidth_Bps *= factor;
+    }
+  }
+  if (topology.spine) topology.spine->bandwidth_Bps *= factor;
+  return topology;
+}
+
+int nic_of_gpu(const NodeSpec& node, int gpu) { return gpu * node.nics / node.gpus; }
+
+std::string host_name(const NodeSpec& node, int gpu) { return fmt::format("{}-gpu{}", node.name, gpu); }
+std::string nic_link_name(const NodeSpec& node, int nic) {
+  return node.nics == 1 ? node.name + "-nic" : fmt::format("{}-nic{}", node.name, nic);
+}
+std::string nvlink_port_name(const NodeSpec& node, int gpu) { return host_name(node, gpu) + "-nvlink"; }
+std::string uplink_name(const RackSpec& rack) { return rack.name + "-uplink"; }
+std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }
+std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch"; }
+
+Topology load_topology(const std::filesystem::path& file) {
+  const nlohmann::json root = load_json_file(file);
+  const std::string name_of_file = file.string();
+  JsonObjectReader top(root, name_of_file, "");
+  Topology topology;
+  topology.name = top.optional_string("name").value_or(file.stem().string());
+  topology.description = top.optional_string("description").value_or("");
+  const nlohmann::json& racks = top.required_value("racks");
+  if (!racks.is_array() || racks.empty()) top.fail("racks", "expected a non-empty array of racks");
+  if (racks.size() > 1) {
+    topology.spine = read_link(top, "spine", LinkSpec{0, kDefaultSpineLatency});
+    topology.spine_nonblocking = topology.spine->bandwidth_Bps == 0;
+  } else if (top.optional_value("spine") != nullptr) {
+    top.fail("spine", "a spine joins several racks; this topology has one");
+  }
+  top.finish();
+
+  std::set<std::string> names;
+  for (std::size_t r = 0; r < racks.size(); ++r) {
+    JsonObjectReader rack_reader(racks[r], name_of_file, top.path_of("racks", r));
+    RackSpec rack;
+    rack.name = rack_reader.optional_string("name").value_or(fmt::format("rack{}", r));
+    check_name(rack_reader, "name", rack.name);
+    // Zero bandwidth = not given: filled in once the rack's NICs are known.
+    rack.switch_link = read_link(rack_reader, "switch", LinkSpec{0, kDefaultSwitchLatency});
+    const nlohmann::json& nodes = rack_reader.required_value("nodes");
+    if (!nodes.is_array() || nodes.empty()) rack_reader.fail("nodes", "expected a non-empty array of node groups");
+    for (std::size_t g = 0; g < nodes.size(); ++g) {
+      JsonObjectReader group(nodes[g], name_of_file, rack_reader.path_of("nodes", g));
+      const std::string base = group.required_string("name");
+      check_name(group, "name", base);
+      const auto count = group.optional_int("count", 1, kMaxCount);
+      NodeSpec node;
+      node.gpus = static_cast<int>(group.optional_int("gpus", 1, 4096).value_or(1));
+      node.nic = read_link(group, "nic", kDefaultNic);
+      node.nics = static_cast<int>(group.optional_int("nics", 1, 64).value_or(1));
+      if (node.nics > node.gpus)
+        group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
+                                       node.nics, node.gpus));
+      std::tie(node.intra_kind, node.intra) = read_intra(group);
+      node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
+      group.finish();
+      // "count": 3 expands "node" to node0..node2; without count the name is used as written.
+      for (std::int64_t i = 0; i < count.value_or(1); ++i) {
+        node.name = count ? fmt::format("{}{}", base, i) : base;
+        if (!names.insert(node.name).second)
+          group.fail("name", fmt::format("node name \"{}\" is used twice", node.name));
+        rack.nodes.push_back(node);
+      }
+    }
+    // Uplink to the spine: given, or derived from an oversubscription ratio over the rack's NICs.
+    const nlohmann::json* uplink = rack_reader.optional_value("uplink");
+    const nlohmann::json* ratio = rack_reader.optional_value("oversubscription");
+    if ((uplink != nullptr || ratio != nullptr) && racks.size() == 1)
+      rack_reader.fail(uplink != nullptr ? "uplink" : "oversubscription", "a rack's uplink leads to a spine, which needs several racks");
+    if (uplink != nullptr && ratio != nullptr)
+      rack_reader.fail("oversubscription", "give either \"uplink\" or \"oversubscription\", not both");
+    double nic_total = 0;
+    for (const NodeSpec& node : rack.nodes) nic_total += node.nic.bandwidth_Bps * node.nics;
+    rack.uplink = read_link(rack_reader, "uplink", LinkSpec{nic_total, kDefaultUplinkLatency});
+    if (ratio != nullptr) {
+      if (!ratio->is_number() || ratio->get<double>() < 1)
+        rack_reader.fail("oversubscription", fmt::format("expected a ratio >= 1 such as 4 (4:1), found {}", describe_json(*ratio)));
+      rack.uplink.bandwidth_Bps = nic_total / ratio->get<double>();
+    }
+    rack_reader.finish();
+    rack.switch_nonblocking = rack.switch_link.bandwidth_Bps == 0;
+    if (!names.insert(rack.name).second)
+      rack_reader.fail("name", fmt::format("rack name \"{}\" is also a node name", rack.name));
+    topology.racks.push_back(std::move(rack));
+  }
+  size_nonblocking_switches(topology);
+  return topology;
+}
+
+}  // namespace ringsim

@@ -1,0 +1,36 @@
+// A measured trace grouped the way the simulator runs it: one case per placement, and the median
+// measured time of each size.
+#pragma once
+
+#include "../model/scenario.h"
+#include "measured_trace.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct MeasuredCase {
+  PlacementSpec placement;
+  std::map<std::uint64_t, double> median_time_s;  // by bytes
+};
+
+struct GroupedTrace {
+  std::vector<MeasuredCase> cases;
+  std::vector<std::uint64_t> sizes;    // every simulable size (>= 4 bytes, multiple of 4), ascending
+  std::vector<std::uint64_t> skipped;  // sizes that are not float32 buffers (e.g. IMB's 0 bytes)
+};
+
+// Points that carry a placement (ringsim traces) keep it; the others take the scenario's placement,
+// which must then be exactly one and agree with the trace's rank count. Throws InputError naming
+// TRACE_FILE or the scenario when they disagree.
+// SELECT, when not empty, keeps only the placements it names ("4-2-2/block", "4-3-1/cyclic"; a
+// placement without "/order" means block).
+GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, const std::string& trace_file,
+                         const std::optional<int>& ranks_filter, const std::vector<std::string>& select = {});
+
+// Splits "4-2-2/block,4-3-1/cyclic" into labels, checking each; throws InputError naming OPTION.
+std::vector<std::string> parse_selection(const std::string& option, const std::string& text);
+
+}  // namespace ringsim
