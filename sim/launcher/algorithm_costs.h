@@ -15,6 +15,8 @@
 
 namespace ringsim {
 
+class TopologyRoutes;
+
 struct CostParameters {
   double alpha_s = 0;
   double beta_s_per_byte = 0;
@@ -37,10 +39,14 @@ double hierarchical_time_s(int nodes, int ranks_per_node, std::uint64_t bytes, c
 // host's flop/s), as the rank program charges one flop per float added. With every rank on one node,
 // the routes inside it are used.
 CostParameters cost_parameters(const Topology& topology, const std::vector<std::string>& hosts);
+// The same on ROUTES, TOPOLOGY's routes without a platform model, built once for many placements.
+CostParameters cost_parameters(TopologyRoutes& routes, const Topology& topology, const std::vector<std::string>& hosts);
 
 // The same for the route between two ranks of one node: the first node holding two of HOSTS.
 // nullopt when no node holds two.
 std::optional<CostParameters> intra_node_cost_parameters(const Topology& topology,
+                                                         const std::vector<std::string>& hosts);
+std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes, const Topology& topology,
                                                          const std::vector<std::string>& hosts);
 
 }  // namespace ringsim

@@ -2,6 +2,7 @@
 // and the closed-form time of each size where the formula's assumption holds (algorithm_costs.h).
 #pragma once
 
+#include "../../topologies/topology_graph.h"
 #include "case_results.h"
 
 #include <vector>
@@ -9,9 +10,10 @@
 namespace ringsim {
 
 // Sets every case's cost_model from TOPOLOGY (as the platform was generated: scaled bandwidths
-// included) and its sizes' closed_form_s when the placement has one rank per node, or, for
-// hierarchical, the same number of ranks on every node it uses. Hand-written SimGrid XML platforms
-// have no Topology: callers skip this for them.
-void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, const ClusterLayout& layout);
+// included; ROUTES are its routes without a platform model) and its sizes' closed_form_s when the
+// placement has one rank per node, or, for hierarchical, the same number of ranks on every node it
+// uses. Hand-written SimGrid XML platforms have no Topology: callers skip this for them.
+void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
+                     const ClusterLayout& layout);
 
 }  // namespace ringsim
