@@ -67,7 +67,7 @@ TEST_CASE("every variant is checked against the platform before any case runs: a
   CHECK_MESSAGE(error.starts_with(s.file.string() + ": variant \"loaded\": model: background load on \"host9-nic\": "), error);
 }
 
-TEST_CASE("a plan holds each variant's scenario and routes, built once; the cost models share them without a stack") {
+TEST_CASE("a plan holds each variant's scenario and routes, built once, shared with the cost models when there is no stack") {
   const Scenario s = load_scenario(RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json");
   const Platform platform = load_platform(s.topology);
   const std::vector<VariantPlan> plans = plan_variants(s, platform);
