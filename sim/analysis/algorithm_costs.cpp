@@ -110,6 +110,10 @@ double hierarchical_time_s(int nodes, int ranks_per_node, std::uint64_t bytes, c
 
 CostParameters cost_parameters(const Topology& topology, const std::vector<std::string>& hosts) {
   TopologyRoutes routes(topology, PlatformModel{});
+  return cost_parameters(routes, topology, hosts);
+}
+
+CostParameters cost_parameters(TopologyRoutes& routes, const Topology& topology, const std::vector<std::string>& hosts) {
   const RingEmbedding ring = embed_ring(routes, hosts);
   const auto node_of = node_of_hosts(topology);
   std::vector<std::size_t> between_nodes, all;
@@ -126,6 +130,12 @@ CostParameters cost_parameters(const Topology& topology, const std::vector<std::
 
 std::optional<CostParameters> intra_node_cost_parameters(const Topology& topology,
                                                          const std::vector<std::string>& hosts) {
+  TopologyRoutes routes(topology, PlatformModel{});
+  return intra_node_cost_parameters(routes, topology, hosts);
+}
+
+std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes, const Topology& topology,
+                                                         const std::vector<std::string>& hosts) {
   const auto node_of = node_of_hosts(topology);
   // The first pair (i < j) of ranks on one node and on different hosts; ranks grouped by node first,
   // so that thousands of single-rank nodes cost O(N), not O(N^2).
@@ -133,7 +143,7 @@ std::optional<CostParameters> intra_node_cost_parameters(const Topology& topolog
   for (std::size_t i = 0; i < hosts.size(); ++i) ranks_of_node[node_of.at(hosts[i])].push_back(i);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     for (std::size_t j : ranks_of_node.at(node_of.at(hosts[i])))
-      if (j > i && hosts[i] != hosts[j]) return cost_parameters(topology, {hosts[i], hosts[j]});
+      if (j > i && hosts[i] != hosts[j]) return cost_parameters(routes, topology, {hosts[i], hosts[j]});
   return std::nullopt;
 }
 

@@ -16,6 +16,8 @@
 
 namespace ringsim {
 
+class TopologyRoutes;
+
 // Thakur–Rabenseifner–Gropp alpha-beta-gamma cost of ALGORITHM for RANKS ranks and BYTES bytes;
 // nullopt when it has no closed form here (e.g. "mpi").
 std::optional<double> closed_form_time_s(std::string_view algorithm, int ranks, std::uint64_t bytes,
@@ -32,10 +34,14 @@ double hierarchical_time_s(int nodes, int ranks_per_node, std::uint64_t bytes, c
 // host's flop/s), as the rank program charges one flop per float added. With every rank on one node,
 // the routes inside it are used.
 CostParameters cost_parameters(const Topology& topology, const std::vector<std::string>& hosts);
+// The same on ROUTES, TOPOLOGY's routes without a platform model, built once for many placements.
+CostParameters cost_parameters(TopologyRoutes& routes, const Topology& topology, const std::vector<std::string>& hosts);
 
 // The same for the route between two ranks of one node: the first node holding two of HOSTS.
 // nullopt when no node holds two.
 std::optional<CostParameters> intra_node_cost_parameters(const Topology& topology,
+                                                         const std::vector<std::string>& hosts);
+std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes, const Topology& topology,
                                                          const std::vector<std::string>& hosts);
 
 }  // namespace ringsim

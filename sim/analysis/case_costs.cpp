@@ -9,7 +9,7 @@ namespace {
 
 // The closed form of one case at BYTES, or nullopt when its placement is not the formula's case.
 std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_t bytes, const Topology& topology,
-                                          const std::vector<std::string>& hosts) {
+                                          TopologyRoutes& routes, const std::vector<std::string>& hosts) {
   std::vector<int> used;
   for (int ranks : result.spec.placement.ranks_per_node)
     if (ranks > 0) used.push_back(ranks);
@@ -17,18 +17,19 @@ std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_
   if (one_per_node) return closed_form_time_s(result.spec.algorithm, result.ranks, bytes, *result.cost_model);
   const bool same_per_node = std::all_of(used.begin(), used.end(), [&](int r) { return r == used.front(); });
   if (result.spec.algorithm != "hierarchical" || !same_per_node) return std::nullopt;
-  const auto inside = intra_node_cost_parameters(topology, hosts);
+  const auto inside = intra_node_cost_parameters(routes, topology, hosts);
   if (!inside) return std::nullopt;
   return hierarchical_time_s(static_cast<int>(used.size()), used.front(), bytes, *result.cost_model, *inside);
 }
 
 }  // namespace
 
-void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, const ClusterLayout& layout) {
+void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
+                     const ClusterLayout& layout) {
   for (CaseResult& result : results) {
     const std::vector<std::string> hosts = hosts_of_ranks(result.spec.placement, layout);
-    result.cost_model = cost_parameters(topology, hosts);
-    for (SizeResult& size : result.sizes) size.closed_form_s = closed_form_of_case(result, size.bytes, topology, hosts);
+    result.cost_model = cost_parameters(routes, topology, hosts);
+    for (SizeResult& size : result.sizes) size.closed_form_s = closed_form_of_case(result, size.bytes, topology, routes, hosts);
   }
 }
 

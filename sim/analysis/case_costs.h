@@ -3,15 +3,17 @@
 #pragma once
 
 #include "../results/case_results.h"
+#include "topology_graph.h"
 
 #include <vector>
 
 namespace ringsim {
 
 // Sets every case's cost_model from TOPOLOGY (as the platform was generated: scaled bandwidths
-// included) and its sizes' closed_form_s when the placement has one rank per node, or, for
-// hierarchical, the same number of ranks on every node it uses. Hand-written SimGrid XML platforms
-// have no Topology: callers skip this for them.
-void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, const ClusterLayout& layout);
+// included; ROUTES are its routes without a platform model) and its sizes' closed_form_s when the
+// placement has one rank per node, or, for hierarchical, the same number of ranks on every node it
+// uses. Hand-written SimGrid XML platforms have no Topology: callers skip this for them.
+void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
+                     const ClusterLayout& layout);
 
 }  // namespace ringsim

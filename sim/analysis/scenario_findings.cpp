@@ -80,91 +80,85 @@ std::string format_duration(double seconds) {
 
 std::string prefix(const VariantRun& run) { return run.name.empty() ? "" : fmt::format("[{}] ", run.name); }
 
-}  // namespace
+// What explains that OTHER takes RATIO times BASE's time: their bottlenecks, else their traffic.
+std::string explanation(const CaseResult& other, const CaseResult& base, double ratio, TopologyRoutes* routes,
+                        const ClusterLayout& layout, std::uint64_t bytes) {
+  const auto words = bottleneck_of(other, routes, layout);
+  const auto base_words = bottleneck_of(base, routes, layout);
+  if (words && base_words) {
+    const bool same_time = std::abs(ratio - 1) < kSameWithin;
+    const bool same_bottleneck = words->description == base_words->description;
+    if (same_time && same_bottleneck) return fmt::format(": the same; both are limited by {}.", words->description);
+    if (same_time)
+      return fmt::format(": the same; it is limited by {}, {} by {}.", words->description, case_label(base), base_words->description);
+    if (same_bottleneck) {
+      // Same bottleneck, another time: the ranks' share of the buffer differs, 2(N-1)/N.
+      std::string sentence = fmt::format(": the same bottleneck, {}", words->description);
+      if (other.ranks != base.ranks)
+        sentence += fmt::format("; with {} ranks instead of {}, each moves 2(N-1)/N = {:.2f} buffers instead of {:.2f}", other.ranks,
+                                base.ranks, 2.0 * (other.ranks - 1) / other.ranks, 2.0 * (base.ranks - 1) / base.ranks);
+      return sentence + ".";
+    }
+    return fmt::format("{} {}{}: its bottleneck is {}; {}'s is {}.", ratio > 1 ? " because of" : ", faster; without",
+                       ratio > 1 ? words->mechanism : base_words->mechanism,
+                       base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
+                       words->description, case_label(base), base_words->description);
+  }
+  if (const std::string traffic = traffic_words(other, bytes); !traffic.empty() && other.spec.algorithm != base.spec.algorithm) {
+    const std::string base_traffic = traffic_words(base, bytes);
+    return fmt::format(": its {}{}.", traffic, base_traffic.empty() ? "" : fmt::format(" ({}: {})", case_label(base), base_traffic));
+  }
+  return ".";
+}
 
-std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs) {
-  std::vector<std::string> findings;
-  if (runs.empty() || runs.front().results.empty()) return findings;
-  const ClusterLayout& layout = platform.layout;
-  // The topology graph of each variant's model, built once (compact topologies only).
-  std::vector<std::unique_ptr<TopologyRoutes>> routes;
-  for (const VariantRun& run : runs)
-    routes.push_back(platform.topology ? routes_under_model(run.model.shape(*platform.topology), run.model.platform_model(),
-                                                            scenario.file.string())
-                                       : nullptr);
-  const std::uint64_t bytes = scenario.sizes.back();
+// One variant's findings: each case against its reference case (a lone case: its bottleneck).
+void add_run_findings(const VariantRun& run, const ClusterLayout& layout, std::uint64_t bytes, std::vector<std::string>& findings) {
   const std::string size = format_bytes(bytes);
+  if (run.results.size() == 1)
+    if (const auto words = bottleneck_of(run.results.front(), run.routes.get(), layout))
+      findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
+                                     format_duration(time_at(run.results.front(), bytes)), words->description));
+  for (std::size_t i = 1; i < run.results.size(); ++i) {
+    const CaseResult& other = run.results[i];
+    const CaseResult& base = run.results[reference_of(run.results, i)];
+    const double ratio = time_at(other, bytes) / time_at(base, bytes);
+    findings.push_back(fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
+                                   case_label(base), size) +
+                       explanation(other, base, ratio, run.routes.get(), layout, bytes));
+  }
+}
 
-  for (std::size_t v = 0; v < runs.size(); ++v) {
-    const VariantRun& run = runs[v];
-    if (run.results.size() == 1)
-      if (const auto words = bottleneck_of(run.results.front(), routes[v].get(), layout))
-        findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
-                                       format_duration(time_at(run.results.front(), bytes)), words->description));
-    for (std::size_t i = 1; i < run.results.size(); ++i) {
-      const CaseResult& other = run.results[i];
-      const CaseResult& base = run.results[reference_of(run.results, i)];
-      const double ratio = time_at(other, bytes) / time_at(base, bytes);
-      const auto words = bottleneck_of(other, routes[v].get(), layout);
-      const auto base_words = bottleneck_of(base, routes[v].get(), layout);
-      std::string sentence = fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
-                                         case_label(base), size);
-      if (words && base_words) {
-        const bool same_time = std::abs(ratio - 1) < kSameWithin;
-        const bool same_bottleneck = words->description == base_words->description;
-        if (same_time && same_bottleneck) {
-          sentence += fmt::format(": the same; both are limited by {}.", words->description);
-        } else if (same_time) {
-          sentence += fmt::format(": the same; it is limited by {}, {} by {}.", words->description, case_label(base), base_words->description);
-        } else if (same_bottleneck) {
-          // Same bottleneck, another time: the ranks' share of the buffer differs, 2(N-1)/N.
-          sentence += fmt::format(": the same bottleneck, {}", words->description);
-          if (other.ranks != base.ranks)
-            sentence += fmt::format("; with {} ranks instead of {}, each moves 2(N-1)/N = {:.2f} buffers instead of {:.2f}", other.ranks,
-                                    base.ranks, 2.0 * (other.ranks - 1) / other.ranks, 2.0 * (base.ranks - 1) / base.ranks);
-          sentence += ".";
-        } else {
-          sentence += fmt::format("{} {}{}: its bottleneck is {}; {}'s is {}.", ratio > 1 ? " because of" : ", faster; without",
-                                  ratio > 1 ? words->mechanism : base_words->mechanism,
-                                  base.spec.placement.order != other.spec.placement.order ? " (from the rank order)" : "",
-                                  words->description, case_label(base), base_words->description);
-        }
-      } else if (const std::string traffic = traffic_words(other, bytes); !traffic.empty() && other.spec.algorithm != base.spec.algorithm) {
-        const std::string base_traffic = traffic_words(base, bytes);
-        sentence += fmt::format(": its {}{}.", traffic, base_traffic.empty() ? "" : fmt::format(" ({}: {})", case_label(base), base_traffic));
-      } else {
-        sentence += ".";
-      }
-      findings.push_back(sentence);
+// Which model produces case I's difference from its reference: the mechanism, when variants differ only in it.
+std::string answer(const std::vector<VariantRun>& runs, std::size_t i, const ClusterLayout& layout, std::uint64_t bytes) {
+  std::vector<std::string> slower, same;
+  std::optional<BottleneckWords> mechanism;
+  const std::size_t reference = reference_of(runs.front().results, i);
+  for (const VariantRun& run : runs) {
+    if (i >= run.results.size()) continue;
+    const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
+    if (ratio > 1 + kSameWithin) {
+      slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
+      if (!mechanism) mechanism = bottleneck_of(run.results[i], run.routes.get(), layout);
+    } else {
+      same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
     }
   }
+  const std::string pair = fmt::format("{} against {}", case_label(runs.front().results[i]), case_label(runs.front().results[reference]));
+  if (slower.empty()) return fmt::format("Answer, {}: not slower under any model ({}).", pair, fmt::join(same, ", "));
+  return fmt::format("Answer, {}: slower under {}{}{}.", pair, fmt::join(slower, ", "),
+                     same.empty() ? "" : fmt::format(", not under {}", fmt::join(same, ", ")),
+                     mechanism ? fmt::format("; the mechanism is {}: {}", mechanism->mechanism, mechanism->description) : "");
+}
 
-  // Which model produces each difference: the mechanism, when variants differ only in it.
+}  // namespace
+
+std::vector<std::string> scenario_findings(const Scenario& scenario, const ClusterLayout& layout, const std::vector<VariantRun>& runs) {
+  std::vector<std::string> findings;
+  if (runs.empty() || runs.front().results.empty()) return findings;
+  const std::uint64_t bytes = scenario.sizes.back();
+  for (const VariantRun& run : runs) add_run_findings(run, layout, bytes, findings);
   if (runs.size() > 1)
-    for (std::size_t i = 1; i < runs.front().results.size(); ++i) {
-      std::vector<std::string> slower, same;
-      std::optional<BottleneckWords> mechanism;
-      const std::size_t reference = reference_of(runs.front().results, i);
-      for (std::size_t v = 0; v < runs.size(); ++v) {
-        const VariantRun& run = runs[v];
-        if (i >= run.results.size()) continue;
-        const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
-        if (ratio > 1 + kSameWithin) {
-          slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
-          if (!mechanism) mechanism = bottleneck_of(run.results[i], routes[v].get(), layout);
-        } else {
-          same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
-        }
-      }
-      const std::string pair =
-          fmt::format("{} against {}", case_label(runs.front().results[i]), case_label(runs.front().results[reference]));
-      if (slower.empty())
-        findings.push_back(fmt::format("Answer, {}: not slower under any model ({}).", pair, fmt::join(same, ", ")));
-      else
-        findings.push_back(fmt::format("Answer, {}: slower under {}{}{}.", pair, fmt::join(slower, ", "),
-                                       same.empty() ? "" : fmt::format(", not under {}", fmt::join(same, ", ")),
-                                       mechanism ? fmt::format("; the mechanism is {}: {}", mechanism->mechanism, mechanism->description) : ""));
-    }
+    for (std::size_t i = 1; i < runs.front().results.size(); ++i) findings.push_back(answer(runs, i, layout, bytes));
   return findings;
 }
 

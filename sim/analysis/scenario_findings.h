@@ -5,7 +5,9 @@
 
 #include "../model/scenario.h"
 #include "../results/case_results.h"
+#include "topology_graph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,13 +15,14 @@ namespace ringsim {
 
 struct VariantRun {
   std::string name;  // empty when the scenario has no variants
-  ModelSettings model;
+  Scenario scenario;  // under the variant's model (variant_plan.h)
+  std::shared_ptr<TopologyRoutes> routes;  // the platform under that model; null on SimGrid XML
   std::vector<CaseResult> results;
 };
 
-// Sentences, one finding each, at the scenario's largest size. Bottlenecks are named on compact
-// topologies only (their graph under each variant's model).
-std::vector<std::string> scenario_findings(const Scenario& scenario, const Platform& platform, const std::vector<VariantRun>& runs);
+// Sentences, one finding each, at the scenario's largest size. Bottlenecks are named where a run has
+// routes: on compact topologies (their routes under each variant's model).
+std::vector<std::string> scenario_findings(const Scenario& scenario, const ClusterLayout& layout, const std::vector<VariantRun>& runs);
 
 // With several variants: each case's time per variant and its speed-up over the first variant.
 std::string variant_table(const std::vector<VariantRun>& runs);

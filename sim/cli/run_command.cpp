@@ -2,14 +2,13 @@
 // then tables, a comparison, and the results JSON.
 #include "../analysis/scenario_findings.h"
 #include "../common/atomic_file.h"
-#include "../engine/simulation.h"
+#include "../engine/scenario_run.h"
 #include "../rank/algorithm_catalog.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -40,13 +39,45 @@ options:
 algorithms:
 )";
 
-// With variants, per-variant outputs (--out DIR, --timeline FILE) get the variant's index and name.
-std::optional<std::string> variant_output(const std::optional<std::string>& path, const std::string& variant, std::size_t index) {
-  if (!path || variant.empty()) return path;
-  std::string tag;
-  for (char c : variant) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-  const std::filesystem::path p(*path);
-  return (p.parent_path() / fmt::format("{}.{}-{}{}", p.stem().string(), index + 1, tag, p.extension().string())).string();
+// The results JSON: one variant's rows as they are, several variants' rows each tagged with its name.
+nlohmann::json run_document(const Scenario& scenario, const RunResults& run) {
+  nlohmann::json document;
+  for (const VariantRun& variant : run.runs) {
+    nlohmann::json part = results_json("simulated", scenario.name, variant.results);
+    if (variant.name.empty()) {
+      document = part;
+      document["model"] = variant.scenario.model.to_json();
+      continue;
+    }
+    if (document.is_null()) document = {{"kind", "simulated"}, {"scenario", scenario.name}, {"results", nlohmann::json::array()}};
+    document["variants"].push_back({{"name", variant.name}, {"model", variant.scenario.model.to_json()}});
+    for (auto& row : part["results"]) {
+      row["variant"] = variant.name;
+      document["results"].push_back(row);
+    }
+  }
+  if (!run.findings.empty()) document["findings"] = run.findings;
+  return document;
+}
+
+// Tables per variant, the what-if table, the findings, and the JSON file: what `run` prints and saves.
+int render_run(const Scenario& scenario, const Platform& platform, const RunResults& run,
+               const std::optional<std::string>& json) {
+  int status = 0;
+  for (const VariantRun& variant : run.runs) {
+    const std::string header = fmt::format("Scenario {} on {}; model {}", variant.scenario.name, scenario.topology.string(),
+                                           variant.scenario.model.to_json().dump());
+    status = std::max(status, print_and_save_results(variant.scenario, platform.layout, header, variant.results, {}, std::nullopt));
+  }
+  if (!run.complete) return 1;
+  const std::string what_if = variant_table(run.runs);
+  if (!what_if.empty()) fmt::print("\n{}", what_if);
+  if (!run.findings.empty()) {
+    fmt::print("\n# Findings\n");
+    for (const auto& finding : run.findings) fmt::print("- {}\n", finding);
+  }
+  if (json) write_file_atomically(*json, run_document(scenario, run).dump(2) + "\n");
+  return status;
 }
 
 }  // namespace
@@ -60,61 +91,18 @@ int run_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim run: expected exactly one SCENARIO.json");
-  const int jobs = jobs_option(args);
-  const bool quiet = args.has("--quiet");
+  const RunOptions options{jobs_option(args), args.has("--quiet"), args.value("--out"), args.value("--timeline")};
   if (auto json = args.value("--json")) check_output_file("--json", *json);
-  if (auto timeline = args.value("--timeline")) check_output_file("--timeline", *timeline);
+  if (options.timeline) check_output_file("--timeline", *options.timeline);
 
-  // Everything the user wrote is read and checked before any simulation starts.
+  // Everything the user wrote is read here, and checked by run_scenario before any simulation starts.
   Scenario scenario = load_scenario(args.positional[0]);
   if (auto model = args.value("--model")) {
     scenario.model = load_model_file(*model, scenario.model);
     for (auto& variant : scenario.variants) variant.model = load_model_file(*model, variant.model);
   }
   const Platform platform = load_platform(scenario.topology);
-  check_placements_fit(scenario, platform.layout);
-  // A scenario with variants runs its cases once per variant (what-if models), then compares them.
-  const std::vector<ScenarioVariant> variants =
-      scenario.variants.empty() ? std::vector<ScenarioVariant>{{"", scenario.model}} : scenario.variants;
-  std::vector<VariantRun> runs;
-  nlohmann::json document;
-  int status = 0;
-  for (std::size_t v = 0; v < variants.size(); ++v) {
-    const Scenario one = variants[v].name.empty() ? scenario : scenario_for_variant(scenario, variants[v]);
-    const auto timeline = variant_output(args.value("--timeline"), variants[v].name, v);
-    const auto out_dir = variant_output(args.value("--out"), variants[v].name, v);
-    const auto results = simulate_scenario(one, platform, {jobs, quiet, out_dir}, timeline);
-    if (!results) return 1;
-    runs.push_back({variants[v].name, one.model, *results});
-
-    nlohmann::json part = results_json("simulated", scenario.name, *results);
-    if (variants[v].name.empty()) {
-      document = part;
-      document["model"] = one.model.to_json();
-    } else {
-      if (document.is_null()) document = {{"kind", "simulated"}, {"scenario", scenario.name}, {"results", nlohmann::json::array()}};
-      document["variants"].push_back({{"name", variants[v].name}, {"model", one.model.to_json()}});
-      for (auto& row : part["results"]) {
-        row["variant"] = variants[v].name;
-        document["results"].push_back(row);
-      }
-    }
-    status = std::max(status, print_and_save_results(one, platform.layout,
-                                                     fmt::format("Scenario {} on {}; model {}", one.name, scenario.topology.string(),
-                                                                 one.model.to_json().dump()),
-                                                     *results, document, std::nullopt));
-  }
-
-  const std::string what_if = variant_table(runs);
-  if (!what_if.empty()) fmt::print("\n{}", what_if);
-  const auto findings = scenario_findings(scenario, platform, runs);
-  if (!findings.empty()) {
-    fmt::print("\n# Findings\n");
-    for (const auto& finding : findings) fmt::print("- {}\n", finding);
-    document["findings"] = findings;
-  }
-  if (auto json = args.value("--json")) write_file_atomically(*json, document.dump(2) + "\n");
-  return status;
+  return render_run(scenario, platform, run_scenario(scenario, platform, options), args.value("--json"));
 }
 
 }  // namespace ringsim

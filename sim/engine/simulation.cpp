@@ -15,55 +15,77 @@
 #include <fmt/format.h>
 
 namespace ringsim {
+namespace {
 
-std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario_as_written, const Platform& platform,
-                                                         const SimulationOptions& options,
-                                                         const std::optional<std::string>& timeline_file) {
-  check_model_fits(platform, scenario_as_written.model, scenario_as_written.file.string());
-  const Scenario scenario = with_optimized_orders(scenario_as_written, platform);
-  const SmpiTools tools = find_smpi_tools();
-  WorkDirectory work(options.keep_dir);
-  // A compact topology's platform is planned here, under the scenario's model (which may scale its
-  // links or add process stacks), and built by the platform library (platform_library.h): its size
-  // grows with the nodes. SimGrid XML is used as written.
-  std::filesystem::path platform_file = platform.source;
-  if (platform.topology) {
-    platform_file = work.path() / "platform-plan.json";
-    write_file_atomically(platform_file, plan_file_json(scenario.model.shape(*platform.topology), scenario.model.platform_model()));
-  }
+// A compact topology's platform is planned here, under the scenario's model (which may scale its
+// links or add process stacks), and built by the platform library (platform_library.h): its size
+// grows with the nodes. SimGrid XML is used as written.
+std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const WorkDirectory& work) {
+  if (!plan.shaped) return platform.source;
+  const auto file = work.path() / "platform-plan.json";
+  write_file_atomically(file, plan_file_json(*plan.shaped, plan.scenario.model.platform_model()));
+  return file;
+}
 
-  // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
-  const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
+struct PreparedJobs {
   std::vector<CaseJob> jobs;
   std::vector<std::filesystem::path> events_files;
+};
+
+PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+                          const SmpiTools& tools, const WorkDirectory& work, bool record_events) {
+  PreparedJobs prepared_jobs;
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
       const SimulationCase spec{placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm)};
-      const auto case_dir = work.path() / case_directory_name(jobs.size(), spec);
+      const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
       const PreparedCase prepared =
           spec.engine == "s4u"
-              ? prepare_s4u_case(scenario, platform_file, platform.layout, spec, case_dir, find_s4u_program(), record_events)
-              : prepare_smpi_case(scenario, platform_file, platform.layout, spec, case_dir, tools, record_events);
-      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
-      events_files.push_back(prepared.events);
+              ? prepare_s4u_case(scenario, platform_file, layout, spec, case_dir, find_s4u_program(), record_events)
+              : prepare_smpi_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
+      prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
+      prepared_jobs.events_files.push_back(prepared.events);
     }
-  if (!options.quiet)
-    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, jobs.size(),
-               plural(jobs.size(), "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
-               options.jobs);
-  auto results = run_case_jobs(jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
-  if (results && platform.topology)
-    add_cost_models(*results, scenario.model.shape(*platform.topology), platform.layout);
-  if (results && timeline_file) {
-    std::vector<TimelineCase> timeline;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const PlacementSpec& placement = jobs[i].spec.placement;
-      timeline.push_back({placement.ranks_text(), std::string(order_name(placement.order)), jobs[i].spec.algorithm,
-                          (*results)[i].ranks, read_events_file(events_files[i])});
-    }
-    write_file_atomically(*timeline_file, chrome_timeline(scenario.name, timeline).dump() + "\n");
+  return prepared_jobs;
+}
+
+void write_timeline(const std::string& file, const std::string& scenario_name, const PreparedJobs& prepared,
+                    const std::vector<CaseResult>& results) {
+  std::vector<TimelineCase> timeline;
+  for (std::size_t i = 0; i < prepared.jobs.size(); ++i) {
+    const PlacementSpec& placement = prepared.jobs[i].spec.placement;
+    timeline.push_back({placement.ranks_text(), std::string(order_name(placement.order)), prepared.jobs[i].spec.algorithm,
+                        results[i].ranks, read_events_file(prepared.events_files[i])});
   }
+  write_file_atomically(file, chrome_timeline(scenario_name, timeline).dump() + "\n");
+}
+
+}  // namespace
+
+std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
+                                                        const SimulationOptions& options,
+                                                        const std::optional<std::string>& timeline_file) {
+  const Scenario& scenario = plan.scenario;
+  const SmpiTools tools = find_smpi_tools();
+  WorkDirectory work(options.keep_dir);
+  const std::filesystem::path platform_file = platform_file_of(plan, platform, work);
+  // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
+  const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
+  const PreparedJobs prepared = prepare_jobs(scenario, platform_file, platform.layout, tools, work, record_events);
+  if (!options.quiet)
+    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, prepared.jobs.size(),
+               plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
+               plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
+  auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, platform.layout);
+  if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;
+}
+
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+                                                         const SimulationOptions& options,
+                                                         const std::optional<std::string>& timeline_file) {
+  return simulate_variant(plan_variant(scenario, platform, scenario.file.string()), platform, options, timeline_file);
 }
 
 }  // namespace ringsim

@@ -2,6 +2,7 @@
 // `ringsim run`, `validate` and `calibrate`.
 #pragma once
 
+#include "../analysis/variant_plan.h"
 #include "../model/scenario.h"
 #include "../results/case_results.h"
 
@@ -18,9 +19,15 @@ struct SimulationOptions {
 };
 
 // Results in case order (placements outer, algorithms inner), or nullopt when a case failed (the
-// failure is printed). Throws InputError/std::runtime_error for what prevents starting at all.
+// failure is printed). Throws std::runtime_error for what prevents starting at all (no smpirun).
 // With TIMELINE_FILE (--timeline), every case's steps are also written there as a Chrome trace.
-// Placements in "optimized" order are searched first (optimized_order.h); the results carry the order.
+// PLAN is checked already (variant_plan.h): its orders searched, its routes built.
+std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
+                                                        const SimulationOptions& options,
+                                                        const std::optional<std::string>& timeline_file = std::nullopt);
+
+// The same for SCENARIO as written (its variants ignored), planned first: InputError when its model
+// does not fit the platform.
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file = std::nullopt);

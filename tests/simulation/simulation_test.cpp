@@ -196,3 +196,24 @@ TEST_CASE("a shared process stack as fast as the NIC makes block 4-3-1 at least 
   auto split = dir.write("split.json", R"({"process_stack": {"nic_ratio": 1, "sharing": "split"}})");
   CHECK(ratio_at_64MiB(" --model " + split.string(), "split.json.out") == doctest::Approx(1.0).epsilon(0.03));
 }
+
+TEST_CASE("a bad model in a scenario's second variant stops the run before any case simulates") {
+  // A stand-in smpirun that records each call: the run must exit 2 without ever starting it.
+  TempDir dir;
+  const auto smpirun = dir.write("smpirun", "#!/bin/sh\necho \"$*\" >>" + (dir.path() / "smpirun-calls.txt").string() +
+                                                "\nexec smpirun \"$@\"\n");
+  std::filesystem::permissions(smpirun, std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
+  const std::string scenario = RINGSIM_SOURCE_DIR "/tests/cli/bad-variant-scenario.json";
+  const auto out = dir.path() / "cases";
+  const auto run = run_shell("env RINGSIM_SMPIRUN=" + smpirun.string() + " " RINGSIM_BINARY " run " + scenario +
+                                 " --quiet --jobs 1 --out " + out.string() + " --json " + (dir.path() / "never.json").string(),
+                             dir.path());
+  CAPTURE(run.err);
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find(scenario + ": variant \"loaded\": model: background load on \"host9-nic\"") != std::string::npos);
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.out.empty());
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "smpirun-calls.txt"));  // no case started
+  CHECK_FALSE(std::filesystem::exists(out.string() + ".1-plain"));          // not even the first variant's directory
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "never.json"));
+}

@@ -1,3 +1,4 @@
+#include "../../sim/analysis/variant_plan.h"
 #include "../../sim/model/scenario.h"
 #include "temp_files.h"
 
@@ -57,4 +58,28 @@ TEST_CASE("placements are checked against the platform's nodes") {
   ClusterLayout layout{{{"a", {"a0", "a1", "a2", "a3"}}, {"b", {"b0", "b1", "b2", "b3"}}}};
   CHECK(RINGSIM_ERROR_OF(check_placements_fit(s, layout)).find(
             file.string() + ": /placements/0: placement 4-2-2 names 3 nodes but the platform has 2") == 0);
+}
+
+TEST_CASE("every variant is checked against the platform before any case runs: a bad second variant is named") {
+  const Scenario s = load_scenario(RINGSIM_SOURCE_DIR "/tests/cli/bad-variant-scenario.json");
+  const Platform platform = load_platform(s.topology);
+  const std::string error = RINGSIM_ERROR_OF(plan_variants(s, platform));
+  CHECK_MESSAGE(error.starts_with(s.file.string() + ": variant \"loaded\": model: background load on \"host9-nic\": "), error);
+}
+
+TEST_CASE("a plan holds each variant's scenario and routes, built once, shared with the cost models when there is no stack") {
+  const Scenario s = load_scenario(RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json");
+  const Platform platform = load_platform(s.topology);
+  const std::vector<VariantPlan> plans = plan_variants(s, platform);
+  REQUIRE(plans.size() == 2);
+  CHECK(plans[0].name == "plain");
+  CHECK(plans[1].scenario.name == "locality-4-2-2-vs-4-3-1 [process-stack]");
+  CHECK(plans[1].scenario.model.process_stack.has_value());
+  for (const VariantPlan& plan : plans) {
+    REQUIRE(plan.shaped.has_value());
+    REQUIRE(plan.routes != nullptr);
+    REQUIRE(plan.cost_routes != nullptr);
+  }
+  CHECK(plans[0].cost_routes == plans[0].routes);  // no stack, no background: the same routes
+  CHECK(plans[1].cost_routes != plans[1].routes);  // the cost models read the links without the stack
 }

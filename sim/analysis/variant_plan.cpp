@@ -1,0 +1,40 @@
+#include "variant_plan.h"
+
+#include "optimized_order.h"
+#include "platform_routes.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+
+VariantPlan plan_variant(const Scenario& scenario, const Platform& platform, const std::string& where) {
+  VariantPlan plan;
+  if (!platform.topology) {
+    check_model_fits(platform, scenario.model, where);  // refuses a model that would reshape SimGrid XML
+    plan.scenario = with_optimized_orders(scenario, platform);
+    return plan;
+  }
+  plan.shaped = scenario.model.shape(*platform.topology);
+  const PlatformModel model = scenario.model.platform_model();
+  plan.routes = routes_under_model(*plan.shaped, model, where);
+  // The cost models read the links alone; without a stack or background they are the same routes.
+  const bool links_alone = !model.process_stack && !model.nic_half_duplex && model.background.empty();
+  if (links_alone) plan.cost_routes = plan.routes;
+  else plan.cost_routes = routes_under_model(*plan.shaped, PlatformModel{}, where);
+  plan.scenario = with_optimized_orders(scenario, platform.layout, *plan.routes);
+  return plan;
+}
+
+std::vector<VariantPlan> plan_variants(const Scenario& scenario, const Platform& platform) {
+  check_placements_fit(scenario, platform.layout);
+  std::vector<VariantPlan> plans;
+  if (scenario.variants.empty()) plans.push_back(plan_variant(scenario, platform, scenario.file.string()));
+  for (const ScenarioVariant& variant : scenario.variants) {
+    const std::string where = fmt::format("{}: variant \"{}\"", scenario.file.string(), variant.name);
+    plans.push_back(plan_variant(scenario_for_variant(scenario, variant), platform, where));
+    plans.back().name = variant.name;
+  }
+  return plans;
+}
+
+}  // namespace ringsim
