@@ -3,9 +3,8 @@
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
-#include "../engine/simulation.h"
 #include "../results/results_output.h"
-#include "../validate/comparison.h"
+#include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
@@ -49,6 +48,48 @@ void print_summary(const char* label, const ErrorSummary& summary) {
              summary.worst);
 }
 
+// A table per case, the two summaries and the verdict. Throws InputError (after the tables) when no
+// size is at or above --min-bytes, since there is then nothing to judge.
+void print_validation(const Validation& validation, const TraceInput& input, const ValidationOptions& options) {
+  for (const ComparedCase& compared : validation.cases) {
+    fmt::print("# {} ring, {} ranks: measured ({}) vs simulated\n", compared.label, compared.ranks, input.trace.format);
+    fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}\n", "size", "measured(us)", "simulated(us)", "error",
+               "meas.busbw", "sim.busbw");
+    for (const ComparedSize& row : compared.sizes)
+      fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}\n", row.bytes, row.measured_s * 1e6,
+                 row.simulated_s * 1e6, row.error() * 100, busbw_GBps(row.bytes, row.measured_s, row.ranks),
+                 busbw_GBps(row.bytes, row.simulated_s, row.ranks),
+                 row.bytes < options.min_bytes ? "  (below --min-bytes)" : "");
+    fmt::print("\n");
+  }
+  print_summary("all sizes", validation.all);
+  print_summary(fmt::format("sizes >= {}", format_bytes(options.min_bytes)).c_str(), validation.judged);
+  if (validation.judged.count == 0)
+    throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
+  fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
+             validation.judged.median_abs_error * 100, validation.pass ? "within" : "exceeds", options.tolerance * 100);
+}
+
+nlohmann::json validation_json(const Validation& validation, const Scenario& scenario, const TraceInput& input,
+                               const ValidationOptions& options) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ComparedCase& compared : validation.cases)
+    for (const ComparedSize& row : compared.sizes)
+      rows.push_back({{"placement", row.placement}, {"order", row.order}, {"ranks", row.ranks}, {"bytes", row.bytes},
+                      {"measured_s", row.measured_s}, {"simulated_s", row.simulated_s}, {"error", row.error()},
+                      {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks)},
+                      {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
+  return {{"kind", "validation"},
+          {"scenario", scenario.name},
+          {"trace", {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}}},
+          {"model", scenario.model.to_json()},
+          {"tolerance", options.tolerance},
+          {"min_bytes", options.min_bytes},
+          {"sizes", rows},
+          {"summary", {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}}},
+          {"pass", validation.pass}};
+}
+
 }  // namespace
 
 int validate_command(int argc, char** argv) {
@@ -60,79 +101,26 @@ int validate_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim validate: expected exactly one SCENARIO.json");
-  const double tolerance =
-      args.value("--tolerance") ? number_option("--tolerance", *args.value("--tolerance"), 0, 100, "0.10") : 0.10;
-  const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
-  const int jobs = jobs_option(args);
+  ValidationOptions options;
+  if (auto tolerance = args.value("--tolerance")) options.tolerance = number_option("--tolerance", *tolerance, 0, 100, "0.10");
+  if (auto min_bytes = args.value("--min-bytes")) options.min_bytes = bytes_option("--min-bytes", *min_bytes);
+  options.jobs = jobs_option(args);
+  options.quiet = args.has("--quiet");
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 
   Scenario scenario = load_scenario(args.positional[0]);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   const Platform platform = load_platform(scenario.topology);
   const TraceInput input = read_trace_input(args, scenario, "validate");
-  const MeasuredTrace& trace = input.trace;
-  const GroupedTrace& grouped = input.grouped;
-  const std::string& trace_file = input.file;
-  if (!args.has("--quiet")) {
-    fmt::print(stderr, "ringsim: read {}\n", trace.summary());
-    for (auto bytes : grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);
+  if (!options.quiet) {
+    fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
+    for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);
   }
-
-  // Simulate the trace's placements at the trace's sizes, with the scenario's platform and model.
-  Scenario simulated = scenario;
-  simulated.placements.clear();
-  for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
-  simulated.algorithms = {"ring"};
-  simulated.sizes = grouped.sizes;
-  check_placements_fit(simulated, platform.layout);
-  const auto results = simulate_scenario(simulated, platform, {jobs, args.has("--quiet"), std::nullopt});
-  if (!results) return 1;
-
-  std::vector<ComparedSize> compared;
-  nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t c = 0; c < grouped.cases.size(); ++c) {
-    const auto& measured = grouped.cases[c];
-    const CaseResult& result = (*results)[c];
-    fmt::print("# {} ring, {} ranks: measured ({}) vs simulated\n", measured.placement.label(), result.ranks, trace.format);
-    fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}\n", "size", "measured(us)", "simulated(us)", "error",
-               "meas.busbw", "sim.busbw");
-    for (const SizeResult& size : result.sizes) {
-      auto it = measured.median_time_s.find(size.bytes);
-      if (it == measured.median_time_s.end()) continue;
-      ComparedSize row{measured.placement.ranks_text(), std::string(order_name(measured.placement.order)), result.ranks,
-                       size.bytes, it->second, size.median_s()};
-      fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}\n", size.bytes, row.measured_s * 1e6,
-                 row.simulated_s * 1e6, row.error() * 100, busbw_GBps(size.bytes, row.measured_s, row.ranks),
-                 busbw_GBps(size.bytes, row.simulated_s, row.ranks), size.bytes < min_bytes ? "  (below --min-bytes)" : "");
-      rows.push_back({{"placement", row.placement}, {"order", row.order}, {"ranks", row.ranks}, {"bytes", row.bytes},
-                      {"measured_s", row.measured_s}, {"simulated_s", row.simulated_s}, {"error", row.error()},
-                      {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks)},
-                      {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
-      compared.push_back(row);
-    }
-    fmt::print("\n");
-  }
-  const ErrorSummary all = summarize(compared, 0), judged = summarize(compared, min_bytes);
-  print_summary("all sizes", all);
-  print_summary(fmt::format("sizes >= {}", format_bytes(min_bytes)).c_str(), judged);
-  if (judged.count == 0) throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", trace_file, min_bytes));
-  const bool pass = judged.median_abs_error <= tolerance;
-  fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", pass ? "PASS" : "FAIL",
-             judged.median_abs_error * 100, pass ? "within" : "exceeds", tolerance * 100);
-
-  if (auto json = args.value("--json")) {
-    nlohmann::json document = {{"kind", "validation"},
-                               {"scenario", scenario.name},
-                               {"trace", {{"file", trace_file}, {"format", trace.format}, {"summary", trace.summary()}}},
-                               {"model", scenario.model.to_json()},
-                               {"tolerance", tolerance},
-                               {"min_bytes", min_bytes},
-                               {"sizes", rows},
-                               {"summary", {{"all", summary_json(all)}, {"judged", summary_json(judged)}}},
-                               {"pass", pass}};
-    write_file_atomically(*json, document.dump(2) + "\n");
-  }
-  return pass ? 0 : 1;
+  const auto validation = validate_against_trace(scenario, platform, input.grouped, options);
+  if (!validation) return 1;
+  print_validation(*validation, input, options);
+  if (auto json = args.value("--json")) write_file_atomically(*json, validation_json(*validation, scenario, input, options).dump(2) + "\n");
+  return validation->pass ? 0 : 1;
 }
 
 }  // namespace ringsim

@@ -1,0 +1,41 @@
+#include "trace_validation.h"
+
+namespace ringsim {
+
+Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
+                              const ValidationOptions& options) {
+  Validation validation;
+  std::vector<ComparedSize> every_size;
+  for (std::size_t c = 0; c < grouped.cases.size(); ++c) {
+    const MeasuredCase& measured = grouped.cases[c];
+    const CaseResult& result = results[c];
+    ComparedCase compared{measured.placement.label(), result.ranks, {}};
+    for (const SizeResult& size : result.sizes) {
+      auto it = measured.median_time_s.find(size.bytes);
+      if (it == measured.median_time_s.end()) continue;
+      compared.sizes.push_back({measured.placement.ranks_text(), std::string(order_name(measured.placement.order)),
+                                result.ranks, size.bytes, it->second, size.median_s()});
+    }
+    every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
+    validation.cases.push_back(std::move(compared));
+  }
+  validation.all = summarize(every_size, 0);
+  validation.judged = summarize(every_size, options.min_bytes);
+  validation.pass = validation.judged.median_abs_error <= options.tolerance;
+  return validation;
+}
+
+std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
+                                                 const GroupedTrace& grouped, const ValidationOptions& options) {
+  Scenario simulated = scenario;
+  simulated.placements.clear();
+  for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
+  simulated.algorithms = {"ring"};
+  simulated.sizes = grouped.sizes;
+  check_placements_fit(simulated, platform.layout);
+  const auto results = simulate_scenario(simulated, platform, {options.jobs, options.quiet, std::nullopt});
+  if (!results) return std::nullopt;
+  return compare_with_trace(grouped, *results, options);
+}
+
+}  // namespace ringsim

@@ -1,0 +1,46 @@
+// `ringsim validate`'s work without its output: the scenario simulated at the trace's placements and
+// sizes, each size compared with its measurement, and the errors judged against a tolerance.
+#pragma once
+
+#include "../engine/simulation.h"
+#include "comparison.h"
+#include "measured_cases.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct ValidationOptions {
+  double tolerance = 0.10;      // allowed median |error| at or above MIN_BYTES
+  std::uint64_t min_bytes = 0;  // smaller sizes are compared but not judged
+  int jobs = 1;
+  bool quiet = false;
+};
+
+// One measured placement against its simulated case, size by size (sizes the trace lacks are left out).
+struct ComparedCase {
+  std::string label;  // "4-3-1/cyclic"
+  int ranks = 0;
+  std::vector<ComparedSize> sizes;
+};
+
+struct Validation {
+  std::vector<ComparedCase> cases;  // in the trace's case order
+  ErrorSummary all;                 // every compared size
+  ErrorSummary judged;              // sizes >= min_bytes; count 0 means nothing to judge
+  bool pass = false;                // judged.median_abs_error <= tolerance
+};
+
+// Pairs GROUPED's cases with RESULTS (same order, as simulate_scenario returns them) and summarises.
+Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
+                              const ValidationOptions& options);
+
+// Simulates SCENARIO's platform and model at GROUPED's placements and sizes (ring only), then
+// compare_with_trace. Nullopt when a case failed; InputError when a placement does not fit.
+std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
+                                                 const GroupedTrace& grouped, const ValidationOptions& options);
+
+}  // namespace ringsim
