@@ -1,21 +1,16 @@
 // `ringsim analyze`: embed the ring of a placement in the topology graph, count the ring edges on
 // every link direction, name the bottleneck, and predict the ring time in closed form.
-#include "../analysis/platform_routes.h"
-#include "../analysis/ring_analysis.h"
-#include "../analysis/ring_order.h"
+#include "../analysis/placement_analysis.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
-#include "../model/model_settings.h"
-#include "../model/placement.h"
 #include "../results/case_results.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
 
 #include <algorithm>
-#include <map>
-#include <memory>
+#include <filesystem>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -53,6 +48,70 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
 
 std::string gbits(double bandwidth_Bps) { return fmt::format("{:g} Gbit/s", bandwidth_Bps * 8 / 1e9); }
 
+// --placement and --order; optimized starts from the cyclic order (the search also tries block).
+PlacementSpec placement_option(const ParsedArguments& args, bool optimized) {
+  const auto placement_text = args.value("--placement");
+  if (!placement_text) throw UsageError("ringsim analyze: --placement P (e.g. 4-3-1) is required");
+  PlacementSpec placement;
+  auto counts = parse_rank_counts(*placement_text);
+  if (!counts) throw UsageError(fmt::format("ringsim analyze: \"{}\" is not a placement such as 4-3-1", *placement_text));
+  placement.ranks_per_node = *counts;
+  const std::string order_text = args.value("--order").value_or("block");
+  if (optimized) {
+    placement.order = RankOrder::cyclic;
+  } else {
+    auto parsed = parse_rank_order(order_text);
+    if (!parsed) throw UsageError(fmt::format("ringsim analyze: --order takes block, cyclic or optimized, not \"{}\"", order_text));
+    placement.order = *parsed;
+  }
+  return placement;
+}
+
+// The search's gain, the ring's nodes, the link table, the bottleneck and the predicted times.
+void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& placement, const std::string& platform_name) {
+  const auto& hosts = analysis.hosts;
+  std::string order_label = placement.label();
+  if (const auto& gain = analysis.optimized) {
+    order_label = placement.ranks_text() + " optimized";
+    fmt::print("# optimized rank order at {} bytes: {:.2f} us, {:.2f}x faster than cyclic ({:.2f} us), {:+.2f}% against block ({:.2f} us)\n",
+               gain->bytes, gain->time_s * 1e6, gain->cyclic_time_s / gain->time_s, gain->cyclic_time_s * 1e6,
+               (gain->time_s / gain->block_time_s - 1) * 100, gain->block_time_s * 1e6);
+    fmt::print("# rank -> host: {}\n", fmt::join(hosts, " "));
+  }
+  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", platform_name, order_label,
+             hosts.size(), fmt::join(analysis.nodes_visited, ", "));
+  fmt::print("#{:>24} {:>10} {:>11} {:>14}\n", "link", "direction", "ring edges", "bandwidth");
+  const RingEmbedding& ring = analysis.ring;
+  for (const auto& [use, edges] : ring.ring_edges)
+    fmt::print(" {:>24} {:>10} {:>11} {:>14}{}\n", use.link, use.direction, edges, gbits(ring.bandwidth.at(use)),
+               use == analysis.bottleneck.use ? "  <- bottleneck" : ring.links.at(use.link).contended ? "" : "  (non-blocking)");
+  fmt::print("# bottleneck: {}: each step moves {} x S/{} through it\n",
+             describe_bottleneck(ring, analysis.bottleneck, hosts), analysis.bottleneck.ring_edges, hosts.size());
+  fmt::print("#{:>11} {:>16} {:>12}\n", "size", "predicted(us)", "busbw(GB/s)");
+  for (const PredictedTime& predicted : analysis.predicted)
+    fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", predicted.bytes, predicted.time_s * 1e6,
+               busbw_GBps(predicted.bytes, predicted.time_s, static_cast<int>(hosts.size())));
+}
+
+// Built only for --json: 65,536 ranks give 131,073 link rows.
+nlohmann::json analysis_json(const PlacementAnalysis& analysis, const PlacementSpec& placement) {
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& [use, edges] : analysis.ring.ring_edges)
+    links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", analysis.ring.bandwidth.at(use)}});
+  nlohmann::json predicted = nlohmann::json::array();
+  for (const PredictedTime& size : analysis.predicted) predicted.push_back({{"bytes", size.bytes}, {"time_s", size.time_s}});
+  const Bottleneck& bottleneck = analysis.bottleneck;
+  nlohmann::json document = {
+      {"placement", placement.ranks_text()}, {"order", analysis.optimized ? "optimized" : order_name(placement.order)},
+      {"ranks", analysis.hosts.size()}, {"hosts", analysis.hosts}, {"links", links},
+      {"bottleneck", {{"link", bottleneck.use.link}, {"direction", bottleneck.use.direction}, {"ring_edges", bottleneck.ring_edges}}},
+      {"predicted", predicted}};
+  if (const auto& gain = analysis.optimized)
+    document["optimized"] = {{"hosts", analysis.hosts}, {"time_s", gain->time_s}, {"cyclic_time_s", gain->cyclic_time_s},
+                             {"block_time_s", gain->block_time_s}, {"bytes", gain->bytes}};
+  return document;
+}
+
 }  // namespace
 
 int analyze_command(int argc, char** argv) {
@@ -63,100 +122,21 @@ int analyze_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim analyze: expected exactly one TOPOLOGY.json");
-  const auto placement_text = args.value("--placement");
-  if (!placement_text) throw UsageError("ringsim analyze: --placement P (e.g. 4-3-1) is required");
-  PlacementSpec placement;
-  auto counts = parse_rank_counts(*placement_text);
-  if (!counts) throw UsageError(fmt::format("ringsim analyze: \"{}\" is not a placement such as 4-3-1", *placement_text));
-  placement.ranks_per_node = *counts;
-  const std::string order_text = args.value("--order").value_or("block");
-  const bool optimized = order_text == "optimized";
-  if (optimized) {
-    placement.order = RankOrder::cyclic;  // the search starts from the cyclic order (and from block)
-  } else {
-    auto parsed = parse_rank_order(order_text);
-    if (!parsed) throw UsageError(fmt::format("ringsim analyze: --order takes block, cyclic or optimized, not \"{}\"", order_text));
-    placement.order = *parsed;
-  }
-  const auto sizes = args.value("--sizes") ? parse_sizes(*args.value("--sizes")) : std::vector<std::uint64_t>{64u << 20};
+  PlacementAnalysisRequest request;
+  request.optimized = args.value("--order").value_or("block") == "optimized";
+  request.placement = placement_option(args, request.optimized);
+  request.sizes = args.value("--sizes") ? parse_sizes(*args.value("--sizes")) : std::vector<std::uint64_t>{64u << 20};
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 
-  const std::string topology_file = args.positional[0];
+  request.platform_file = args.positional[0];
+  request.model_where = args.value("--model").value_or(request.platform_file);
   const ModelSettings model = args.value("--model") ? load_model_file(*args.value("--model"), ModelSettings{}) : ModelSettings{};
-  const Platform platform = load_platform(topology_file);
+  const Platform platform = load_platform(request.platform_file);
   const std::string platform_name =
-      platform.topology ? platform.topology->name : std::filesystem::path(topology_file).stem().string();
-  const auto routes_of_platform = platform_routes(platform, model, args.value("--model").value_or(topology_file));
-  TopologyRoutes& routes = *routes_of_platform;
-  const ClusterLayout& layout = platform.layout;
-  if (auto misfit = placement_misfit(placement, layout)) throw InputError(fmt::format("{}: {}", topology_file, *misfit));
-  std::vector<std::string> hosts = hosts_of_ranks(placement, layout);
-  const double gpu_speed = routes.slowest_speed_flops(hosts);
-  const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
-
-  nlohmann::json order_json;
-  std::string order_label = placement.label();
-  if (optimized) {
-    PlacementSpec block = placement;
-    block.order = RankOrder::block;
-    const double cyclic_time = predicted_ring_time(embed_ring(routes, hosts), largest, gpu_speed);
-    const double block_time = predicted_ring_time(embed_ring(routes, hosts_of_ranks(block, layout)), largest, gpu_speed);
-    const OptimizedRingOrder best = optimize_ring_order(layout, routes, hosts, largest, gpu_speed);
-    hosts = best.hosts;
-    order_label = placement.ranks_text() + " optimized";
-    fmt::print("# optimized rank order at {} bytes: {:.2f} us, {:.2f}x faster than cyclic ({:.2f} us), {:+.2f}% against block ({:.2f} us)\n",
-               largest, best.time_s * 1e6, cyclic_time / best.time_s, cyclic_time * 1e6, (best.time_s / block_time - 1) * 100,
-               block_time * 1e6);
-    fmt::print("# rank -> host: {}\n", fmt::join(hosts, " "));
-    order_json = {{"hosts", hosts}, {"time_s", best.time_s}, {"cyclic_time_s", cyclic_time}, {"block_time_s", block_time},
-                  {"bytes", largest}};
-  }
-
-  const RingEmbedding ring = embed_ring(routes, hosts);
-  const Bottleneck bottleneck = find_bottleneck(ring);
-  // The nodes in ring order, runs of one node written once: "node0 x4, node1 x3, node2".
-  std::map<std::string, std::string> node_of_host;
-  for (const NodeSlots& node : layout.nodes)
-    for (const std::string& host : node.hosts) node_of_host[host] = node.name;
-  std::vector<std::pair<std::string, int>> runs;
-  for (const std::string& host : hosts) {
-    const std::string& node = node_of_host.at(host);
-    if (runs.empty() || runs.back().first != node) runs.emplace_back(node, 0);
-    ++runs.back().second;
-  }
-  std::vector<std::string> nodes;
-  for (const auto& [node, count] : runs) nodes.push_back(count == 1 ? node : fmt::format("{} x{}", node, count));
-  fmt::print("# analyze {}: placement {}, {} ranks; the ring visits nodes {}\n", platform_name, order_label,
-             hosts.size(), fmt::join(nodes, ", "));
-  fmt::print("#{:>24} {:>10} {:>11} {:>14}\n", "link", "direction", "ring edges", "bandwidth");
-  const bool json_wanted = args.value("--json").has_value();  // 65,536 ranks: 131,073 link rows
-  nlohmann::json links = nlohmann::json::array();
-  for (const auto& [use, edges] : ring.ring_edges) {
-    const LinkProperties& link = ring.links.at(use.link);
-    const double bandwidth = ring.bandwidth.at(use);
-    const bool is_bottleneck = use == bottleneck.use;
-    fmt::print(" {:>24} {:>10} {:>11} {:>14}{}\n", use.link, use.direction, edges, gbits(bandwidth),
-               is_bottleneck ? "  <- bottleneck" : link.contended ? "" : "  (non-blocking)");
-    if (json_wanted) links.push_back({{"link", use.link}, {"direction", use.direction}, {"ring_edges", edges}, {"bandwidth_Bps", bandwidth}});
-  }
-  fmt::print("# bottleneck: {}: each step moves {} x S/{} through it\n", describe_bottleneck(ring, bottleneck, hosts),
-             bottleneck.ring_edges, hosts.size());
-  fmt::print("#{:>11} {:>16} {:>12}\n", "size", "predicted(us)", "busbw(GB/s)");
-  nlohmann::json predicted = nlohmann::json::array();
-  for (auto bytes : sizes) {
-    const double time = predicted_ring_time(ring, bytes, gpu_speed);
-    fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", bytes, time * 1e6, busbw_GBps(bytes, time, static_cast<int>(hosts.size())));
-    predicted.push_back({{"bytes", bytes}, {"time_s", time}});
-  }
-  if (auto json = args.value("--json")) {
-    nlohmann::json document = {
-        {"placement", placement.ranks_text()}, {"order", optimized ? "optimized" : order_name(placement.order)},
-        {"ranks", hosts.size()}, {"hosts", hosts}, {"links", links},
-        {"bottleneck", {{"link", bottleneck.use.link}, {"direction", bottleneck.use.direction}, {"ring_edges", bottleneck.ring_edges}}},
-        {"predicted", predicted}};
-    if (optimized) document["optimized"] = order_json;
-    write_file_atomically(*json, document.dump(2) + "\n");
-  }
+      platform.topology ? platform.topology->name : std::filesystem::path(request.platform_file).stem().string();
+  const PlacementAnalysis analysis = analyze_placement(platform, model, request);
+  print_analysis(analysis, request.placement, platform_name);
+  if (auto json = args.value("--json")) write_file_atomically(*json, analysis_json(analysis, request.placement).dump(2) + "\n");
   return 0;
 }
 
