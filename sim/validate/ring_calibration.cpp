@@ -1,0 +1,67 @@
+#include "ring_calibration.h"
+
+#include "../common/input_error.h"
+#include "../platform/cluster_layout.h"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ringsim {
+
+CalibrationRoute calibration_route(const Scenario& scenario) {
+  const Platform platform = load_platform(scenario.topology);
+  if (!platform.topology)
+    throw InputError(fmt::format("{}: calibration scales a compact topology's links; SimGrid XML is not supported",
+                                 scenario.topology.string()));
+  const NodeSpec& node = platform.topology->racks.front().nodes.front();
+  const double route_latency = 2 * node.nic.latency_s + platform.topology->racks.front().switch_link.latency_s;
+  if (route_latency <= 0)
+    throw InputError(fmt::format("{}: the route between nodes has zero latency; give the NICs a latency (e.g. 5us) "
+                                 "so that the fitted one can be expressed as a factor of it",
+                                 scenario.topology.string()));
+  return {route_latency, node.nic.bandwidth_Bps};
+}
+
+RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
+                               const std::string& trace_file) {
+  RingCalibration calibration;
+  calibration.route = route;
+  std::vector<StepSample> samples;
+  for (const auto& measured : grouped.cases) {
+    const int n = measured.placement.total_ranks();
+    if (measured.placement.order == RankOrder::optimized) continue;  // its order is the model's choice: not a fit input
+    const int edges = busiest_nic_direction_edges(measured.placement);
+    if (edges == 0 || n < 2) continue;  // no traffic between nodes: nothing about the network to learn
+    for (const auto& [bytes, time] : measured.median_time_s) {
+      if (bytes < min_bytes) continue;
+      samples.push_back({static_cast<double>(edges) * static_cast<double>(bytes) / n, time / (2.0 * (n - 1))});
+      calibration.rows.push_back({measured.placement.label(), bytes, n, edges, time, 0});
+    }
+  }
+  try {
+    calibration.fit = fit_step_times(samples);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("{}: {}", trace_file, e.what()));
+  }
+  for (auto& row : calibration.rows)
+    row.fitted_s = 2.0 * (row.ranks - 1) * calibration.fit.predict(static_cast<double>(row.edges) * row.bytes / row.ranks);
+  calibration.link_bandwidth_scale = calibration.fit.bandwidth_Bps() / route.nic_bandwidth_Bps;
+  calibration.latency_factor = calibration.fit.latency_s / route.route_latency_s;
+  return calibration;
+}
+
+nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,
+                                const std::string& trace_format, std::uint64_t min_bytes) {
+  const StepFit& fit = calibration.fit;
+  return {{"network", "CM02"},
+          {"crosstraffic", false},
+          {"factors", "none"},
+          {"link_bandwidth_scale", calibration.link_bandwidth_scale},
+          {"simgrid", {{"smpi/lat-factor", fmt::format("0:{}", calibration.latency_factor)}}},
+          {"calibration",
+           {{"trace", trace_file}, {"format", trace_format}, {"step_latency_s", fit.latency_s},
+            {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},
+            {"median_abs_residual", fit.median_abs_residual}, {"samples", fit.samples}, {"min_bytes", min_bytes}}}};
+}
+
+}  // namespace ringsim

@@ -1,0 +1,51 @@
+// `ringsim calibrate`'s computation: the step-time fit of a grouped trace, expressed against the
+// scenario's compact topology as the factors of a model file (link bandwidth scale, latency factor).
+#pragma once
+
+#include "../model/scenario.h"
+#include "calibration.h"
+#include "measured_cases.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// What the fitted values are expressed against: the inter-node route (NIC + switch + NIC) and the NIC.
+struct CalibrationRoute {
+  double route_latency_s = 0;
+  double nic_bandwidth_Bps = 0;
+};
+
+// Checked before the trace is read, so a scenario that cannot be calibrated fails first.
+// Throws InputError for SimGrid XML or a zero-latency route.
+CalibrationRoute calibration_route(const Scenario& scenario);
+
+struct CalibrationRow {
+  std::string label;  // the placement's
+  std::uint64_t bytes = 0;
+  int ranks = 0, edges = 0;  // edges: ring edges on the busiest NIC direction
+  double measured_s = 0;
+  double fitted_s = 0;  // 2(N-1) fitted steps
+};
+
+struct RingCalibration {
+  CalibrationRoute route;
+  StepFit fit;
+  std::vector<CalibrationRow> rows;  // one per fitted sample, in fit order
+  double link_bandwidth_scale = 0;   // fitted bandwidth / NIC bandwidth
+  double latency_factor = 0;         // fitted latency / route latency
+};
+
+// Fits every case (optimized orders and single-node cases excluded) at sizes >= MIN_BYTES.
+// Throws InputError naming TRACE_FILE when the samples cannot be fitted.
+RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
+                               const std::string& trace_file);
+
+// The model file that `run`/`validate --model` apply, with the calibration's provenance.
+nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,
+                                const std::string& trace_format, std::uint64_t min_bytes);
+
+}  // namespace ringsim

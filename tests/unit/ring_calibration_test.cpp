@@ -1,0 +1,48 @@
+// `calibrate`'s computation without the binary: a trace made from known a and b gives them back,
+// expressed against the route's latency and the NIC's bandwidth.
+#include "../../sim/validate/ring_calibration.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim;
+
+namespace {
+
+// One allreduce on N ranks: 2(N-1) steps of a + b * k * S / N, k the busiest NIC direction's edges.
+double ring_time_s(double a, double b, int ranks, int edges, std::uint64_t bytes) {
+  return 2.0 * (ranks - 1) * (a + b * edges * static_cast<double>(bytes) / ranks);
+}
+
+MeasuredCase measured_case(PlacementSpec placement, double a, double b) {
+  MeasuredCase measured{placement, {}};
+  const int edges = busiest_nic_direction_edges(placement);
+  for (std::uint64_t bytes : {1u << 16, 1u << 20, 1u << 24})
+    measured.median_time_s[bytes] = ring_time_s(a, b, placement.total_ranks(), edges, bytes);
+  return measured;
+}
+
+}  // namespace
+
+TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exact ring trace") {
+  const double a = 12e-6, b = 1e-9;  // 12 us per step, 1 GB/s per NIC direction
+  GroupedTrace grouped;
+  grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, a, b));    // k = 1
+  grouped.cases.push_back(measured_case({{2, 2}, RankOrder::cyclic}, a, b));   // k = 2
+  grouped.cases.push_back(measured_case({{4}, RankOrder::block}, a, b));       // one node: not a fit input
+  const CalibrationRoute route{6e-6, 2e9};
+
+  const RingCalibration calibration = calibrate_ring(route, grouped, 1 << 20, "trace.json");
+  REQUIRE(calibration.rows.size() == 4);  // two cases, two sizes at or above 1 MiB
+  CHECK(calibration.fit.samples == 4);
+  CHECK(calibration.fit.latency_s == doctest::Approx(a).epsilon(1e-6));
+  CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
+  CHECK(calibration.latency_factor == doctest::Approx(a / route.route_latency_s).epsilon(1e-6));  // 2
+  CHECK(calibration.link_bandwidth_scale == doctest::Approx((1 / b) / route.nic_bandwidth_Bps).epsilon(1e-6));  // 0.5
+  for (const auto& row : calibration.rows) CHECK(row.fitted_s == doctest::Approx(row.measured_s).epsilon(1e-6));
+  CHECK(calibration.rows[1].edges == 1);
+  CHECK(calibration.rows[2].edges == 2);
+
+  const nlohmann::json model = calibrated_model(calibration, "trace.json", "ringsim", 1 << 20);
+  CHECK(model.at("link_bandwidth_scale").get<double>() == doctest::Approx(0.5).epsilon(1e-6));
+  CHECK(model.at("calibration").at("min_bytes") == 1 << 20);
+}
