@@ -1,6 +1,6 @@
 // MPI's point-to-point calls with SMPI's timing: a transfer starts once both the send and the
 // matching receive are posted (SimGrid's mailbox rendezvous); a send (MPI_Send or MPI_Isend) below
-// the detached threshold is complete for its sender at once (an EagerSend, rank_world.h), a larger one
+// the detached threshold is complete for its sender at once (an EagerSend, channel.h), a larger one
 // when its transfer ends.
 #include "datatypes.h"
 #include "mpi.h"
@@ -132,7 +132,7 @@ int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status
   std::vector<int> positions;
   for (int i = 0; i < count; ++i)
     if (requests[i] != MPI_REQUEST_NULL) {
-      if (requests[i]->comm == nullptr) {  // a detached send: already complete
+      if (requests[i]->comm == nullptr) {  // an eager send: already complete
         *index = i;
         finish(requests[i], status);
         requests[i] = MPI_REQUEST_NULL;
