@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: one ring allreduce (64 MiB, block placement, 10 GbE, 1 iteration, no warm-up) simulated by
+# Benchmark: one allreduce (ring by default; 64 MiB, block placement, 10 GbE, 1 iteration, no warm-up) simulated by
 # ringsim and by a naive baseline, side by side, for each rank count N and GPUs-per-node layout.
 #
 # The naive baseline is a plain `smpirun` of the same rank program (build/ringsim-rank-smpi.so) with
@@ -14,11 +14,12 @@
 # 50 ms: SMPI's shared-malloc pages are mapped once per rank and max RSS would count them repeatedly).
 # "> T s" means the baseline was stopped at its time limit. The output is a Markdown table.
 #
-# usage: tools/bench.sh [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-t BASELINE_LIMIT_S]
+# usage: tools/bench.sh [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring] [-t BASELINE_LIMIT_S]
 #                       [-T RINGSIM_LIMIT_S] [-B]           (the build must exist: tools/build.sh)
 #   -n  rank counts (default: 64 256 512 1024; 2048 and 4096 work too, e.g. -n "2048 4096" -t 60)
 #   -g  GPUs per node, one row per layout (default: "1 8")
 #   -s  buffer size (default: 64MiB)
+#   -a  algorithm (default: ring; `ringsim run --help` lists them)
 #   -t  time limit of each baseline run in seconds (default: 300)
 #   -T  time limit of each ringsim run in seconds (default: none)
 #   -B  skip the baseline
@@ -30,13 +31,14 @@ rank_library=$root/build/ringsim-rank-smpi.so
 [ -f "$rank_library" ] || { echo "bench: $rank_library not built; run tools/build.sh first" >&2; exit 2; }
 smpirun=$(command -v smpirun) || { echo "bench: smpirun not found on PATH" >&2; exit 2; }
 
-ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; baseline_limit=300; ringsim_limit=0; baseline=1
+ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; algorithm=ring; baseline_limit=300; ringsim_limit=0; baseline=1
 command_line="tools/bench.sh $*"
-while getopts "n:g:s:t:T:B" option; do
+while getopts "n:g:s:a:t:T:B" option; do
   case $option in
     n) ranks_list=$OPTARG ;;
     g) gpus_list=$OPTARG ;;
     s) size=$OPTARG ;;
+    a) algorithm=$OPTARG ;;
     t) baseline_limit=$OPTARG ;;
     T) ringsim_limit=$OPTARG ;;
     B) baseline=0 ;;
@@ -140,7 +142,7 @@ print("\n".join(out))
 PY
 }
 
-echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $(pkg-config --modversion simgrid 2>/dev/null || echo '?'), $size ring, 10 GbE, block placement)"
+echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $(pkg-config --modversion simgrid 2>/dev/null || echo '?'), $size $algorithm, 10 GbE, block placement)"
 echo
 echo "| GPUs/node | ranks | engine | simulated s | ringsim wall s | ringsim CPU s | ringsim peak MiB | baseline simulated s | baseline wall s | baseline CPU s | baseline peak MiB | baseline / ringsim (wall) |"
 echo "|---:|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -155,7 +157,7 @@ JSON
     placement=$(printf "${gpus}-%.0s" $(seq "$nodes")); placement=${placement%-}
     cat >"$work/scenario-$tag.json" <<JSON
 { "name": "bench-$tag", "topology": "topology-$tag.json", "placements": ["$placement"],
-  "sizes": ["$size"], "iterations": 1, "warmup": 0 }
+  "algorithms": ["$algorithm"], "sizes": ["$size"], "iterations": 1, "warmup": 0 }
 JSON
     rm -f "$work/record-$tag"
     # ringsim's temporary directory (so its children's command lines name $work/ringsim-$tag, which is
