@@ -8,6 +8,7 @@
 #include "progress_meter.h"
 #include "rank_memory.h"
 #include "rank_options.h"
+#include "rank_report.h"
 
 #include <mpi.h>
 
@@ -33,20 +34,11 @@ std::array<float, kPattern> expected_sums(int ranks) {
   return sums;
 }
 
-// Rank 0's summary of every rank's counts for one call (README "Results": traffic). Steps are the
-// point-to-point messages a rank sends; the maximum over ranks is reported.
-struct TrafficSummary {
-  std::uint64_t max_rank_sent_bytes = 0;
-  std::uint64_t max_rank_recv_bytes = 0;
-  std::uint64_t total_bytes = 0;  // sent by all ranks together
-  std::uint64_t steps = 0;
-};
-
 struct SizeOutcome {
   std::vector<double> times_s;  // slowest rank per timed iteration (rank 0 only)
   long long wrong = -1;         // -1: not checked (shared buffers)
   std::vector<double> events;   // rank 0: flattened events of all ranks, 8 values each
-  TrafficSummary traffic;       // rank 0: of the last timed iteration
+  TrafficSummary traffic;       // rank 0: of the last timed iteration (rank_report.h)
 };
 
 // Two reductions (O(N) small messages) rather than a gather of N records to rank 0: the MPI library
@@ -160,8 +152,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  nlohmann::json report = {{"algorithm", options.algorithm}, {"ranks", size},
-                           {"smpi", running_under_smpi()}, {"sizes", nlohmann::json::array()}};
+  RankReport report{options.algorithm, size, running_under_smpi(), {}};
   std::ofstream events_out;
   if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
   const nlohmann::json phase_names(kStepPhaseNames);
@@ -172,19 +163,11 @@ int main(int argc, char** argv) {
     const std::uint64_t bytes = options.sizes[size_index];
     SizeOutcome outcome = run_size(algorithm, options, size_index, progress, rank, size);
     if (rank != 0) continue;
-    nlohmann::json entry = {{"bytes", bytes}, {"count", bytes / sizeof(float)}, {"times_s", outcome.times_s}};
-    entry["wrong"] = outcome.wrong < 0 ? nlohmann::json() : nlohmann::json(outcome.wrong);
-    const TrafficSummary& t = outcome.traffic;
-    entry["traffic"] = !algorithm.traffic_counted
-                           ? nlohmann::json()
-                           : nlohmann::json({{"max_rank_sent_bytes", t.max_rank_sent_bytes},
-                                             {"max_rank_recv_bytes", t.max_rank_recv_bytes},
-                                             {"total_bytes", t.total_bytes},
-                                             {"steps", t.steps}});
-    report["sizes"].push_back(entry);
+    report.sizes.push_back({bytes, std::move(outcome.times_s), outcome.wrong < 0 ? std::nullopt : std::optional(outcome.wrong),
+                            algorithm.traffic_counted ? std::optional(outcome.traffic) : std::nullopt});
     if (events_out.is_open())
       events_out << nlohmann::json({{"bytes", bytes},
-                                    {"fields", {"rank", "phase", "step", "chunk", "peer", "bytes", "start_s", "end_s"}},
+                                    {"fields", kEventFields},
                                     {"phase_names", phase_names},
                                     {"values", outcome.events}})
                  << '\n';
@@ -194,7 +177,7 @@ int main(int argc, char** argv) {
 
   if (rank == 0) {
     std::ofstream out(options.out_file);
-    out << report.dump(1) << '\n';
+    out << rank_report_json(report).dump(1) << '\n';
     if (!out) {
       std::fprintf(stderr, "ringsim-rank: cannot write %s\n", options.out_file.c_str());
       MPI_Abort(MPI_COMM_WORLD, 1);
