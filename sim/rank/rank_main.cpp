@@ -127,31 +127,18 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   return outcome;
 }
 
-}  // namespace
-}  // namespace ringsim
+// Why the request cannot run, or "" when it can: the algorithm must exist and have what it needs.
+// Rank 0 also starts counting network messages when asked (SMPI only).
+std::string request_error(const RankOptions& options, const AllreduceAlgorithm& algorithm, int rank) {
+  if (algorithm.run == nullptr) return "unknown algorithm " + options.algorithm;
+  if (algorithm.needs_nodes && options.node_of_rank.empty()) return options.algorithm + " needs --nodes (the node of every rank)";
+  if (rank == 0 && !options.count_messages_file.empty() && !count_network_messages_until_end(options.count_messages_file))
+    return "--count-messages works only under SMPI";
+  return "";
+}
 
-int main(int argc, char** argv) {
-  using namespace ringsim;
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-  RankOptions options;
-  std::string error = parse_rank_options(argc, argv, size, options);
-  const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
-  if (error.empty() && algorithm.run == nullptr) error = "unknown algorithm " + options.algorithm;
-  if (error.empty() && algorithm.needs_nodes && options.node_of_rank.empty())
-    error = options.algorithm + " needs --nodes (the node of every rank)";
-  if (error.empty() && rank == 0 && !options.count_messages_file.empty() &&
-      !count_network_messages_until_end(options.count_messages_file))
-    error = "--count-messages works only under SMPI";
-  if (!error.empty()) {
-    if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-    return 2;
-  }
-
+// Runs every size; rank 0 returns the report (and writes the events file), the others an empty one.
+RankReport run_sizes(const AllreduceAlgorithm& algorithm, const RankOptions& options, int rank, int size) {
   RankReport report{options.algorithm, size, running_under_smpi(), {}};
   std::ofstream events_out;
   if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
@@ -174,14 +161,39 @@ int main(int argc, char** argv) {
     std::printf("ringsim-rank: %s %d ranks %llu bytes done\n", options.algorithm.c_str(), size,
                 static_cast<unsigned long long>(bytes));
   }
+  return report;
+}
 
-  if (rank == 0) {
-    std::ofstream out(options.out_file);
-    out << rank_report_json(report).dump(1) << '\n';
-    if (!out) {
-      std::fprintf(stderr, "ringsim-rank: cannot write %s\n", options.out_file.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+bool write_report(const RankReport& report, const std::string& file) {
+  std::ofstream out(file);
+  out << rank_report_json(report).dump(1) << '\n';
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+}  // namespace ringsim
+
+int main(int argc, char** argv) {
+  using namespace ringsim;
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  RankOptions options;
+  std::string error = parse_rank_options(argc, argv, size, options);
+  const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
+  if (error.empty()) error = request_error(options, algorithm, rank);
+  if (!error.empty()) {
+    if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    return 2;
+  }
+
+  const RankReport report = run_sizes(algorithm, options, rank, size);
+  if (rank == 0 && !write_report(report, options.out_file)) {
+    std::fprintf(stderr, "ringsim-rank: cannot write %s\n", options.out_file.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Finalize();
   return 0;
