@@ -6,13 +6,12 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
 
 #include <algorithm>
 
 namespace ringsim {
 namespace {
-
-constexpr int kPushTag = 80, kPullTag = 81;
 
 // Who serves what: K servers (ranks 0..K-1), shard j of the buffer on server j.
 struct ShardLayout {

@@ -224,11 +224,18 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std
 }  // namespace
 
 std::string case_label(const ResultRow& row) {
-  // "1-1-...-1" over 32 nodes would fill a legend line: name long placements by their node count.
-  const std::string where = row.placement.size() <= 16
-                                ? row.placement
-                                : fmt::format("{} nodes", std::count(row.placement.begin(), row.placement.end(), '-') + 1);
-  const std::string label = fmt::format("{} {} {} ({} ranks)", where, row.order, row.algorithm, row.ranks);
+  // Rows of ringsim's writer name a known placement and order; anything else is shown as written.
+  const auto counts = parse_rank_counts(row.placement);
+  const auto order = parse_rank_order(row.order);
+  std::string name = fmt::format("{} {} {}", row.placement, row.order, row.algorithm);
+  if (counts && order) {
+    SimulationCase spec;
+    spec.placement.ranks_per_node = *counts;
+    spec.placement.order = *order;
+    spec.algorithm = row.algorithm;
+    name = case_name(spec, CaseNaming::legend);
+  }
+  const std::string label = fmt::format("{} ({} ranks)", name, row.ranks);
   return row.variant.empty() ? label : fmt::format("{} [{}]", label, row.variant);
 }
 

@@ -38,6 +38,18 @@ struct CaseResult {
   std::optional<CostParameters> cost_model = std::nullopt;  // compact topologies only (case_costs.h)
 };
 
+// Where a case's name is shown: each place keeps the length it can afford.
+enum class CaseNaming {
+  table,      // "4-3-1 block ring": the tables and the comparison
+  finding,    // "4-3-1 block", the algorithm added when not the ring; "32x1 block" for over 4 nodes of one count
+  progress,   // "4-3-1 block ring"; "256 ranks on 32 nodes block ring" for a placement over 32 characters
+  directory,  // "4-3-1-block-ring"; "256ranks-32nodes-block-ring" likewise (file names have a length limit)
+  legend,     // "4-3-1 block ring"; "32 nodes block ring" for a placement over 16 characters (report legends)
+};
+
+// The name of the case SPEC where NAMING says; every name of a case is made here.
+std::string case_name(const SimulationCase& spec, CaseNaming naming);
+
 // nccl-tests' definitions: algbw = S/t; busbw = algbw * 2(n-1)/n for allreduce. GB/s = 1e9 B/s.
 double algbw_GBps(std::uint64_t bytes, double time_s);
 double busbw_GBps(std::uint64_t bytes, double time_s, int ranks);
