@@ -16,14 +16,8 @@ namespace {
 // Differences below this are model noise, not a finding.
 constexpr double kSameWithin = 0.03;
 
-// "4-3-1 block", or "32x1 block" for many nodes of the same count; the algorithm when not the ring.
-std::string case_label(const CaseResult& result) {
-  const auto& counts = result.spec.placement.ranks_per_node;
-  const bool uniform = counts.size() > 4 && std::all_of(counts.begin(), counts.end(), [&](int c) { return c == counts.front(); });
-  const std::string placement = uniform ? fmt::format("{}x{} {}", counts.size(), counts.front(), order_name(result.spec.placement.order))
-                                        : result.spec.placement.label();
-  return result.spec.algorithm == "ring" ? placement : fmt::format("{} {}", placement, result.spec.algorithm);
-}
+// How findings name a case (case_results.h): "4-3-1 block", "32x1 block", "4-2-2 block hierarchical".
+std::string case_label(const CaseResult& result) { return case_name(result.spec, CaseNaming::finding); }
 
 const SizeResult* size_at(const CaseResult& result, std::uint64_t bytes) {
   for (const SizeResult& size : result.sizes)

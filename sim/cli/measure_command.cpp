@@ -2,6 +2,7 @@
 // namespaces on this machine or on the user's hosts, writing results with "kind": "measured".
 #include "../common/input_error.h"
 #include "../engine/scenario_measurement.h"
+#include "../results/results_document.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
@@ -77,13 +78,20 @@ MeasureOptions measure_options(const ParsedArguments& args, std::vector<std::str
 int render_measurement(const ScenarioMeasurement& measured, const Platform& platform, const MeasureOptions& options,
                        const std::optional<std::string>& json) {
   if (!measured.results) return 1;
-  nlohmann::json document = results_json("measured", measured.scenario.name, *measured.results);
-  document["source"] = measured.source;
   const std::string where = options.emulated ? "the emulated cluster" : "the hosts of " + *options.hostfile;
-  return print_and_save_results(measured.scenario, platform.layout,
-                                fmt::format("Measured {} on {} ({})", measured.scenario.name, where,
-                                            measured.source.at("mpi").get<std::string>()),
-                                *measured.results, document, json);
+  const int status = print_results(measured.scenario, platform.layout,
+                                   fmt::format("Measured {} on {} ({})", measured.scenario.name, where,
+                                               measured.source.at("mpi").get<std::string>()),
+                                   *measured.results);
+  if (json) {
+    ResultsDocument document;
+    document.kind = "measured";
+    document.scenario = measured.scenario.name;
+    document.source = measured.source;
+    document.rows = result_rows(*measured.results);
+    document.save(*json);
+  }
+  return status;
 }
 
 }  // namespace

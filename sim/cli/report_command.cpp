@@ -68,7 +68,7 @@ ChunkMovement chunk_movement(const ResultsDocument& results, const std::optional
     throw InputError(fmt::format("{}: the timeline holds no ring case to draw (--timeline)", *timeline));
   }
   int best = 0;
-  for (const auto& entry : results.entries)
+  for (const auto& entry : results.rows)
     if (entry.algorithm == "ring" && (best == 0 || better_ring_to_draw(entry.ranks, best))) best = entry.ranks;
   return ring_schedule_movement(best >= 2 && best <= kLargestDrawnRing ? best : kDefaultDrawnRing);
 }
@@ -77,7 +77,7 @@ std::string summary(const ResultsDocument& results, std::optional<std::uint64_t>
   std::set<std::string> algorithms, cases;
   std::set<int> ranks;
   std::set<std::uint64_t> sizes;
-  for (const auto& entry : results.entries) {
+  for (const auto& entry : results.rows) {
     algorithms.insert(entry.algorithm), ranks.insert(entry.ranks), sizes.insert(entry.bytes);
     cases.insert(entry.placement + " " + entry.order + " " + entry.algorithm);
   }
@@ -87,7 +87,7 @@ std::string summary(const ResultsDocument& results, std::optional<std::uint64_t>
   return fmt::format("{} results ({}): {} {} over {} {}, N = {} ranks, sizes {}.{} Allreduce algorithms side by "
                      "side: what each costs as the message and the number of ranks grow, how many bytes each "
                      "rank moves, and why the ring is bandwidth-optimal.",
-                     results.entries.size(), results.kind, cases.size(), cases.size() == 1 ? "case" : "cases",
+                     results.rows.size(), results.kind, cases.size(), cases.size() == 1 ? "case" : "cases",
                      algorithms.size(), algorithms.size() == 1 ? "algorithm" : "algorithms", ranks_text, sizes_text,
                      size ? fmt::format(" Plots against N are at S = {}.", format_bytes(*size)) : "");
 }
@@ -108,7 +108,7 @@ int report_command(int argc, char** argv) {
   if (auto text = args.value("--size")) size = bytes_option("--size", *text);
 
   const std::string file = args.positional[0];
-  const ResultsDocument results = load_results_document(file);
+  const ResultsDocument results = ResultsDocument::load(file);
   const auto scaling = scaling_size(results, size, file);
   const ChunkMovement movement = chunk_movement(results, args.value("--timeline"));
   const std::string library = read_plotting_library();

@@ -1,9 +1,9 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
 #include "../analysis/scenario_findings.h"
-#include "../common/atomic_file.h"
 #include "../engine/scenario_run.h"
 #include "../rank/algorithm_catalog.h"
+#include "../results/results_document.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
@@ -39,24 +39,17 @@ options:
 algorithms:
 )";
 
-// The results JSON: one variant's rows as they are, several variants' rows each tagged with its name.
-nlohmann::json run_document(const Scenario& scenario, const RunResults& run) {
-  nlohmann::json document;
+// The results JSON: one variant's rows with its model, or every variant's rows tagged with its name.
+ResultsDocument run_document(const Scenario& scenario, const RunResults& run) {
+  ResultsDocument document;
+  document.kind = "simulated";
+  document.scenario = scenario.name;
   for (const VariantRun& variant : run.runs) {
-    nlohmann::json part = results_json("simulated", scenario.name, variant.results);
-    if (variant.name.empty()) {
-      document = part;
-      document["model"] = variant.scenario.model.to_json();
-      continue;
-    }
-    if (document.is_null()) document = {{"kind", "simulated"}, {"scenario", scenario.name}, {"results", nlohmann::json::array()}};
-    document["variants"].push_back({{"name", variant.name}, {"model", variant.scenario.model.to_json()}});
-    for (auto& row : part["results"]) {
-      row["variant"] = variant.name;
-      document["results"].push_back(row);
-    }
+    if (variant.name.empty()) document.model = variant.scenario.model.to_json();
+    else document.variants.push_back({variant.name, variant.scenario.model.to_json()});
+    for (ResultRow& row : result_rows(variant.results, variant.name)) document.rows.push_back(std::move(row));
   }
-  if (!run.findings.empty()) document["findings"] = run.findings;
+  document.findings = run.findings;
   return document;
 }
 
@@ -67,7 +60,7 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
   for (const VariantRun& variant : run.runs) {
     const std::string header = fmt::format("Scenario {} on {}; model {}", variant.scenario.name, scenario.topology.string(),
                                            variant.scenario.model.to_json().dump());
-    status = std::max(status, print_and_save_results(variant.scenario, platform.layout, header, variant.results, {}, std::nullopt));
+    status = std::max(status, print_results(variant.scenario, platform.layout, header, variant.results));
   }
   if (!run.complete) return 1;
   const std::string what_if = variant_table(run.runs);
@@ -76,7 +69,7 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
     fmt::print("\n# Findings\n");
     for (const auto& finding : run.findings) fmt::print("- {}\n", finding);
   }
-  if (json) write_file_atomically(*json, run_document(scenario, run).dump(2) + "\n");
+  if (json) run_document(scenario, run).save(*json);
   return status;
 }
 

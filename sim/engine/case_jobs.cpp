@@ -8,11 +8,7 @@
 namespace ringsim {
 
 std::string case_directory_name(std::size_t index, const SimulationCase& spec) {
-  // Long placements ("8-8-...-8" over 64 nodes) would exceed file name limits.
-  std::string placement = spec.placement.ranks_text();
-  if (placement.size() > 32)
-    placement = fmt::format("{}ranks-{}nodes", spec.placement.total_ranks(), spec.placement.ranks_per_node.size());
-  return fmt::format("{:02}-{}-{}-{}", index + 1, placement, order_name(spec.placement.order), spec.algorithm);
+  return fmt::format("{:02}-{}", index + 1, case_name(spec, CaseNaming::directory));
 }
 
 std::string_view plural(std::size_t count, std::string_view one, std::string_view many) {
@@ -35,7 +31,7 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
       if (job.progress.empty() || child.wall_s < relay_after_s) continue;
       const std::string text = read_case_progress(job.progress, sizes);
       if (text.empty() || text == last_relayed[child.index]) continue;
-      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, short_case_name(job.spec), text);
+      fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, case_name(job.spec, CaseNaming::progress), text);
       last_relayed[child.index] = text;
     }
   };

@@ -42,12 +42,4 @@ std::string read_case_progress(const std::filesystem::path& file, const std::vec
   }
 }
 
-std::string short_case_name(const SimulationCase& spec) {
-  // Printed every second: "8-8-...-8" over 32 nodes would take most of the line.
-  const PlacementSpec& placement = spec.placement;
-  if (placement.ranks_text().size() <= 32) return fmt::format("{} {}", placement.label(), spec.algorithm);
-  return fmt::format("{} ranks on {} nodes {} {}", placement.total_ranks(), placement.ranks_per_node.size(),
-                     order_name(placement.order), spec.algorithm);
-}
-
 }  // namespace ringsim

@@ -19,7 +19,5 @@ double progress_after_s();
 // the file is missing or unreadable (progress is best effort: it never fails a run).
 std::string read_case_progress(const std::filesystem::path& file, const std::vector<std::uint64_t>& sizes);
 
-// "4-3-1 block ring", or "256 ranks on 32 nodes block ring" when the placement is long.
-std::string short_case_name(const SimulationCase& spec);
 
 }  // namespace ringsim

@@ -2,6 +2,7 @@
 
 #include "../common/atomic_file.h"
 #include "../rank/rank_nodes.h"
+#include "../rank/rank_report.h"
 
 #include <deque>
 #include <fmt/format.h>
@@ -46,19 +47,14 @@ CaseResult read_case_report(const std::filesystem::path& report_file, const Simu
   CaseResult result;
   result.spec = spec;
   try {
-    result.ranks = report.at("ranks").get<int>();
-    for (const auto& entry : report.at("sizes")) {
-      SizeResult size;
-      size.bytes = entry.at("bytes").get<std::uint64_t>();
-      size.times_s = entry.at("times_s").get<std::vector<double>>();
-      if (!entry.at("wrong").is_null()) size.wrong = entry.at("wrong").get<long long>();
-      // Reports of the library's MPI_Allreduce carry null: its messages were not counted.
-      if (const auto traffic = entry.find("traffic"); traffic != entry.end() && !traffic->is_null())
-        size.traffic = TrafficSummary{traffic->at("max_rank_sent_bytes").get<std::uint64_t>(),
-                                      traffic->at("max_rank_recv_bytes").get<std::uint64_t>(),
-                                      traffic->at("total_bytes").get<std::uint64_t>(),
-                                      traffic->at("steps").get<std::uint64_t>()};
-      result.sizes.push_back(std::move(size));
+    const RankReport parsed = parse_rank_report(report);
+    result.ranks = parsed.ranks;
+    for (const RankSizeReport& reported : parsed.sizes) {
+      SizeResult& size = result.sizes.emplace_back();
+      size.bytes = reported.bytes;
+      size.times_s = reported.times_s;
+      size.wrong = reported.wrong;
+      size.traffic = reported.traffic;
     }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed report: {}", report_file.string(), e.what()));

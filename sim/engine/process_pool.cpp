@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <poll.h>
 #include <string_view>
 #include <spawn.h>
@@ -85,6 +86,82 @@ struct Child {
   int exit_fd;  // a pidfd: readable once the child has exited, so poll() can wait with a timeout
 };
 
+// The running children of one run_children call, by process id.
+class ChildPool {
+ public:
+  ~ChildPool() { kill_all(); }
+
+  std::size_t size() const { return running_.size(); }
+
+  // Starts COMMAND as child INDEX.
+  void start(const ChildCommand& command, std::size_t index) {
+    const pid_t pid = spawn(command);
+    // Through syscall(): glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage for C++.
+    const int exit_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (exit_fd < 0) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      throw std::runtime_error(fmt::format("pidfd_open failed: {}", std::strerror(errno)));
+    }
+    running_[pid] = {index, Clock::now(), exit_fd};
+  }
+
+  // Waits until a child exits or TIMEOUT_MS pass (-1: no limit); returns the exit descriptors, those
+  // of exited children with POLLIN set, or nullopt when a signal interrupted poll() to no effect.
+  std::optional<std::vector<pollfd>> wait_for_exits(int timeout_ms) {
+    std::vector<pollfd> exits;
+    for (const auto& [pid, child] : running_) exits.push_back({child.exit_fd, POLLIN, 0});
+    const int ready = ::poll(exits.data(), exits.size(), timeout_ms);
+    if (g_interrupt_signal != 0) {
+      kill_all();
+      throw Interrupted(fmt::format("interrupted by signal {}", static_cast<int>(g_interrupt_signal)));
+    }
+    if (ready < 0) {
+      if (errno == EINTR) return std::nullopt;
+      throw std::runtime_error(fmt::format("poll failed: {}", std::strerror(errno)));
+    }
+    return exits;
+  }
+
+  std::vector<RunningChild> running() const {
+    std::vector<RunningChild> children;
+    for (const auto& [pid, child] : running_)
+      children.push_back({child.index, std::chrono::duration<double>(Clock::now() - child.started).count()});
+    return children;
+  }
+
+  // Collects the children whose exit descriptor is ready, calling ON_DONE for each in EXITS' order.
+  void reap(const std::vector<pollfd>& exits, const std::function<void(std::size_t, const ChildOutcome&)>& on_done) {
+    for (const pollfd& exit : exits) {
+      if ((exit.revents & POLLIN) == 0) continue;
+      auto it = std::find_if(running_.begin(), running_.end(), [&](const auto& entry) { return entry.second.exit_fd == exit.fd; });
+      int status = 0;
+      if (::waitpid(it->first, &status, 0) < 0)
+        throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+      ChildOutcome outcome;
+      outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      outcome.wall_s = std::chrono::duration<double>(Clock::now() - it->second.started).count();
+      const std::size_t index = it->second.index;
+      ::close(it->second.exit_fd);
+      running_.erase(it);
+      on_done(index, outcome);
+    }
+  }
+
+  // Kills every running child's process group and waits for it.
+  void kill_all() {
+    for (const auto& [pid, unused] : running_) ::kill(-pid, SIGKILL);
+    for (const auto& [pid, child] : running_) {
+      ::waitpid(pid, nullptr, 0);
+      ::close(child.exit_fd);
+    }
+    running_.clear();
+  }
+
+ private:
+  std::map<pid_t, Child> running_;
+};
+
 }  // namespace
 
 void run_children(const std::vector<ChildCommand>& commands, int jobs,
@@ -92,71 +169,22 @@ void run_children(const std::vector<ChildCommand>& commands, int jobs,
                   const std::function<void(const std::vector<RunningChild>&)>& on_waiting) {
   SignalGuard guard;
   g_interrupt_signal = 0;
-  std::map<pid_t, Child> running;
-  auto kill_all = [&] {
-    for (const auto& [pid, unused] : running) ::kill(-pid, SIGKILL);
-    for (const auto& [pid, child] : running) {
-      ::waitpid(pid, nullptr, 0);
-      ::close(child.exit_fd);
-    }
-    running.clear();
-  };
+  ChildPool pool;  // kills what still runs when an exception leaves
   std::size_t next = 0;
   Clock::time_point next_waiting_call = Clock::now() + kWaitingInterval;
-  try {
-    while (next < commands.size() || !running.empty()) {
-      while (next < commands.size() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
-        const pid_t pid = spawn(commands[next]);
-        // Through syscall(): glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage for C++.
-        const int exit_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-        if (exit_fd < 0) {
-          ::kill(-pid, SIGKILL);
-          ::waitpid(pid, nullptr, 0);
-          throw std::runtime_error(fmt::format("pidfd_open failed: {}", std::strerror(errno)));
-        }
-        running[pid] = {next, Clock::now(), exit_fd};
-        ++next;
-      }
-      std::vector<pollfd> exits;
-      for (const auto& [pid, child] : running) exits.push_back({child.exit_fd, POLLIN, 0});
-      int timeout_ms = -1;
-      if (on_waiting)
-        timeout_ms = static_cast<int>(std::max<long long>(
-            0, std::chrono::duration_cast<std::chrono::milliseconds>(next_waiting_call - Clock::now()).count()));
-      const int ready = ::poll(exits.data(), exits.size(), timeout_ms);
-      if (g_interrupt_signal != 0) {
-        kill_all();
-        throw Interrupted(fmt::format("interrupted by signal {}", static_cast<int>(g_interrupt_signal)));
-      }
-      if (ready < 0) {
-        if (errno == EINTR) continue;
-        throw std::runtime_error(fmt::format("poll failed: {}", std::strerror(errno)));
-      }
-      if (on_waiting && Clock::now() >= next_waiting_call) {
-        std::vector<RunningChild> children;
-        for (const auto& [pid, child] : running)
-          children.push_back({child.index, std::chrono::duration<double>(Clock::now() - child.started).count()});
-        on_waiting(children);
-        next_waiting_call = Clock::now() + kWaitingInterval;
-      }
-      for (const pollfd& exit : exits) {
-        if ((exit.revents & POLLIN) == 0) continue;
-        auto it = std::find_if(running.begin(), running.end(), [&](const auto& entry) { return entry.second.exit_fd == exit.fd; });
-        int status = 0;
-        if (::waitpid(it->first, &status, 0) < 0)
-          throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
-        ChildOutcome outcome;
-        outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        outcome.wall_s = std::chrono::duration<double>(Clock::now() - it->second.started).count();
-        const std::size_t index = it->second.index;
-        ::close(it->second.exit_fd);
-        running.erase(it);
-        on_done(index, outcome);
-      }
+  while (next < commands.size() || pool.size() > 0) {
+    for (; next < commands.size() && static_cast<int>(pool.size()) < std::max(jobs, 1); ++next) pool.start(commands[next], next);
+    int timeout_ms = -1;
+    if (on_waiting)
+      timeout_ms = static_cast<int>(std::max<long long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(next_waiting_call - Clock::now()).count()));
+    const std::optional<std::vector<pollfd>> exits = pool.wait_for_exits(timeout_ms);
+    if (!exits) continue;
+    if (on_waiting && Clock::now() >= next_waiting_call) {
+      on_waiting(pool.running());
+      next_waiting_call = Clock::now() + kWaitingInterval;
     }
-  } catch (...) {
-    kill_all();
-    throw;
+    pool.reap(*exits, on_done);
   }
 }
 

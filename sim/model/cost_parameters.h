@@ -9,6 +9,8 @@ struct CostParameters {
   double alpha_s = 0;
   double beta_s_per_byte = 0;
   double gamma_s_per_byte = 0;
+
+  bool operator==(const CostParameters&) const = default;
 };
 
 }  // namespace ringsim

@@ -55,9 +55,12 @@ Topology ModelSettings::shape(Topology topology) const {
   return scaled_bandwidths(std::move(topology), link_bandwidth_scale);
 }
 
-ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
-                         ModelSettings base) {
-  JsonObjectReader reader(value, file, path);
+namespace {
+
+// Each reads one key of a "model" object into BASE (absent keys leave it as it is), in the order
+// read_model lists them, so the first error found in a file is the same whatever the split.
+
+void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
   if (auto network = reader.optional_string("network")) {
     if (std::find(kNetworkModels.begin(), kNetworkModels.end(), *network) == kNetworkModels.end())
       reader.fail("network", fmt::format("unknown network model \"{}\"; expected one of {}", *network,
@@ -80,24 +83,28 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
       reader.fail("link_bandwidth_scale", fmt::format("expected a positive factor such as 0.8, found {}", describe_json(*scale)));
     base.link_bandwidth_scale = scale->get<double>();
   }
-  if (const nlohmann::json* stack = reader.optional_value("process_stack")) {
-    JsonObjectReader fields(*stack, file, reader.path_of("process_stack"));
-    ProcessStack parsed;
-    if (const nlohmann::json* ratio = fields.optional_value("nic_ratio")) {
-      if (!ratio->is_number() || ratio->get<double>() <= 0)
-        fields.fail("nic_ratio", fmt::format("expected the stack's bandwidth as a multiple of the NIC's, such as 1 or 2, found {}",
-                                             describe_json(*ratio)));
-      parsed.nic_ratio = ratio->get<double>();
-    }
-    if (auto sharing = fields.optional_string("sharing")) {
-      if (*sharing != "shared" && *sharing != "split")
-        fields.fail("sharing", fmt::format("expected \"shared\" (send and receive compete) or \"split\", found \"{}\"", *sharing));
-      parsed.shared = *sharing == "shared";
-    }
-    parsed.latency_s = fields.optional_latency("latency").value_or(0);
-    fields.finish();
-    base.process_stack = parsed;
+}
+
+ProcessStack read_process_stack(const nlohmann::json& stack, const std::string& file, const std::string& path) {
+  JsonObjectReader fields(stack, file, path);
+  ProcessStack parsed;
+  if (const nlohmann::json* ratio = fields.optional_value("nic_ratio")) {
+    if (!ratio->is_number() || ratio->get<double>() <= 0)
+      fields.fail("nic_ratio", fmt::format("expected the stack's bandwidth as a multiple of the NIC's, such as 1 or 2, found {}",
+                                           describe_json(*ratio)));
+    parsed.nic_ratio = ratio->get<double>();
   }
+  if (auto sharing = fields.optional_string("sharing")) {
+    if (*sharing != "shared" && *sharing != "split")
+      fields.fail("sharing", fmt::format("expected \"shared\" (send and receive compete) or \"split\", found \"{}\"", *sharing));
+    parsed.shared = *sharing == "shared";
+  }
+  parsed.latency_s = fields.optional_latency("latency").value_or(0);
+  fields.finish();
+  return parsed;
+}
+
+void read_nic_keys(JsonObjectReader& reader, ModelSettings& base) {
   if (auto bandwidth = reader.optional_bandwidth("nic_bandwidth")) base.nic_bandwidth_Bps = *bandwidth;
   if (auto sharing = reader.optional_string("nic_sharing")) {
     if (*sharing != "split-duplex" && *sharing != "half-duplex")
@@ -105,45 +112,68 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
                                              "(send and receive share the NIC), found \"{}\"", *sharing));
     base.nic_half_duplex = *sharing == "half-duplex";
   }
-  if (const nlohmann::json* loads = reader.optional_value("background")) {
-    if (!loads->is_array())
-      reader.fail("background", "expected an array such as [{\"link\": \"node0-nic\", \"direction\": \"up\", \"fraction\": 0.5}]");
-    base.background.clear();
-    for (std::size_t i = 0; i < loads->size(); ++i) {
-      JsonObjectReader fields((*loads)[i], file, reader.path_of("background", i));
-      BackgroundLoad load;
-      load.link = fields.required_string("link");
-      load.direction = fields.optional_string("direction").value_or("both");
-      if (load.direction != "up" && load.direction != "down" && load.direction != "both")
-        fields.fail("direction", fmt::format("expected \"up\", \"down\" or \"both\", found \"{}\"", load.direction));
-      const nlohmann::json& fraction = fields.required_value("fraction");
-      if (!fraction.is_number() || !(fraction.get<double>() > 0) || !(fraction.get<double>() < 1))
-        fields.fail("fraction", fmt::format("expected the share of the link's bandwidth the cross traffic takes, "
-                                            "between 0 and 1 exclusive, found {}", describe_json(fraction)));
-      load.fraction = fraction.get<double>();
-      fields.finish();
-      base.background.push_back(load);
-    }
+}
+
+BackgroundLoad read_background_load(const nlohmann::json& value, const std::string& file, const std::string& path) {
+  JsonObjectReader fields(value, file, path);
+  BackgroundLoad load;
+  load.link = fields.required_string("link");
+  load.direction = fields.optional_string("direction").value_or("both");
+  if (load.direction != "up" && load.direction != "down" && load.direction != "both")
+    fields.fail("direction", fmt::format("expected \"up\", \"down\" or \"both\", found \"{}\"", load.direction));
+  const nlohmann::json& fraction = fields.required_value("fraction");
+  if (!fraction.is_number() || !(fraction.get<double>() > 0) || !(fraction.get<double>() < 1))
+    fields.fail("fraction", fmt::format("expected the share of the link's bandwidth the cross traffic takes, "
+                                        "between 0 and 1 exclusive, found {}", describe_json(fraction)));
+  load.fraction = fraction.get<double>();
+  fields.finish();
+  return load;
+}
+
+void read_background(JsonObjectReader& reader, const std::string& file, ModelSettings& base) {
+  const nlohmann::json* loads = reader.optional_value("background");
+  if (loads == nullptr) return;
+  if (!loads->is_array())
+    reader.fail("background", "expected an array such as [{\"link\": \"node0-nic\", \"direction\": \"up\", \"fraction\": 0.5}]");
+  base.background.clear();
+  for (std::size_t i = 0; i < loads->size(); ++i)
+    base.background.push_back(read_background_load((*loads)[i], file, reader.path_of("background", i)));
+}
+
+// "simgrid": {KEY: VALUE}, each a --cfg=KEY:VALUE; a later KEY replaces an earlier one (of BASE too).
+void read_simgrid_settings(JsonObjectReader& reader, const std::string& file, ModelSettings& base) {
+  const nlohmann::json* raw = reader.optional_value("simgrid");
+  if (raw == nullptr) return;
+  if (!raw->is_object()) reader.fail("simgrid", "expected an object of SimGrid --cfg settings, e.g. {\"network/TCP-gamma\": \"0\"}");
+  for (const auto& [key, setting] : raw->items()) {
+    const std::string where = reader.path_of("simgrid") + "/" + key;
+    if (key.empty() || key.find_first_of(" :=\t\n") != std::string::npos)
+      throw_input_error(file, where, "a SimGrid setting name has no spaces, ':' or '='");
+    std::string text;
+    if (setting.is_string()) text = setting.get<std::string>();
+    else if (setting.is_boolean()) text = setting.get<bool>() ? "yes" : "no";
+    else if (setting.is_number()) text = setting.dump();
+    else throw_input_error(file, where, fmt::format("expected a string, number or boolean, found {}", describe_json(setting)));
+    auto same_key = [&](const auto& entry) { return entry.first == key; };
+    std::erase_if(base.simgrid, same_key);
+    base.simgrid.emplace_back(key, text);
   }
+}
+
+}  // namespace
+
+ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
+                         ModelSettings base) {
+  JsonObjectReader reader(value, file, path);
+  read_network_keys(reader, base);
+  if (const nlohmann::json* stack = reader.optional_value("process_stack"))
+    base.process_stack = read_process_stack(*stack, file, reader.path_of("process_stack"));
+  read_nic_keys(reader, base);
+  read_background(reader, file, base);
   // What `ringsim calibrate` fitted, kept for the record; it changes nothing by itself.
   if (const nlohmann::json* calibration = reader.optional_value("calibration"))
     if (!calibration->is_object()) reader.fail("calibration", "expected the object ringsim calibrate writes");
-  if (const nlohmann::json* raw = reader.optional_value("simgrid")) {
-    if (!raw->is_object()) reader.fail("simgrid", "expected an object of SimGrid --cfg settings, e.g. {\"network/TCP-gamma\": \"0\"}");
-    for (const auto& [key, setting] : raw->items()) {
-      const std::string where = reader.path_of("simgrid") + "/" + key;
-      if (key.empty() || key.find_first_of(" :=\t\n") != std::string::npos)
-        throw_input_error(file, where, "a SimGrid setting name has no spaces, ':' or '='");
-      std::string text;
-      if (setting.is_string()) text = setting.get<std::string>();
-      else if (setting.is_boolean()) text = setting.get<bool>() ? "yes" : "no";
-      else if (setting.is_number()) text = setting.dump();
-      else throw_input_error(file, where, fmt::format("expected a string, number or boolean, found {}", describe_json(setting)));
-      auto same_key = [&](const auto& entry) { return entry.first == key; };
-      std::erase_if(base.simgrid, same_key);
-      base.simgrid.emplace_back(key, text);
-    }
-  }
+  read_simgrid_settings(reader, file, base);
   reader.finish();
   return base;
 }

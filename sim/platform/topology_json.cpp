@@ -104,6 +104,74 @@ std::string uplink_name(const RackSpec& rack) { return rack.name + "-uplink"; }
 std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }
 std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch"; }
 
+namespace {
+
+// One entry of a rack's "nodes": a node group, expanded into RACK's nodes ("count": 3 gives
+// NAME0..NAME2). NAMES holds every node and rack name so far, which must stay unique.
+void read_node_group(JsonObjectReader& group, std::set<std::string>& names, RackSpec& rack) {
+  const std::string base = group.required_string("name");
+  check_name(group, "name", base);
+  const auto count = group.optional_int("count", 1, kMaxCount);
+  NodeSpec node;
+  node.gpus = static_cast<int>(group.optional_int("gpus", 1, 4096).value_or(1));
+  node.nic = read_link(group, "nic", kDefaultNic);
+  node.nics = static_cast<int>(group.optional_int("nics", 1, 64).value_or(1));
+  if (node.nics > node.gpus)
+    group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
+                                   node.nics, node.gpus));
+  std::tie(node.intra_kind, node.intra) = read_intra(group);
+  node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
+  group.finish();
+  // "count": 3 expands "node" to node0..node2; without count the name is used as written.
+  for (std::int64_t i = 0; i < count.value_or(1); ++i) {
+    node.name = count ? fmt::format("{}{}", base, i) : base;
+    if (!names.insert(node.name).second)
+      group.fail("name", fmt::format("node name \"{}\" is used twice", node.name));
+    rack.nodes.push_back(node);
+  }
+}
+
+// Uplink to the spine: given, or derived from an oversubscription ratio over the rack's NICs.
+void read_uplink(JsonObjectReader& rack_reader, std::size_t racks, RackSpec& rack) {
+  const nlohmann::json* uplink = rack_reader.optional_value("uplink");
+  const nlohmann::json* ratio = rack_reader.optional_value("oversubscription");
+  if ((uplink != nullptr || ratio != nullptr) && racks == 1)
+    rack_reader.fail(uplink != nullptr ? "uplink" : "oversubscription", "a rack's uplink leads to a spine, which needs several racks");
+  if (uplink != nullptr && ratio != nullptr)
+    rack_reader.fail("oversubscription", "give either \"uplink\" or \"oversubscription\", not both");
+  double nic_total = 0;
+  for (const NodeSpec& node : rack.nodes) nic_total += node.nic.bandwidth_Bps * node.nics;
+  rack.uplink = read_link(rack_reader, "uplink", LinkSpec{nic_total, kDefaultUplinkLatency});
+  if (ratio != nullptr) {
+    if (!ratio->is_number() || ratio->get<double>() < 1)
+      rack_reader.fail("oversubscription", fmt::format("expected a ratio >= 1 such as 4 (4:1), found {}", describe_json(*ratio)));
+    rack.uplink.bandwidth_Bps = nic_total / ratio->get<double>();
+  }
+}
+
+// Rack R of RACKS: its name, switch, node groups and uplink.
+RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t racks, std::set<std::string>& names) {
+  RackSpec rack;
+  rack.name = rack_reader.optional_string("name").value_or(fmt::format("rack{}", r));
+  check_name(rack_reader, "name", rack.name);
+  // Zero bandwidth = not given: filled in once the rack's NICs are known.
+  rack.switch_link = read_link(rack_reader, "switch", LinkSpec{0, kDefaultSwitchLatency});
+  const nlohmann::json& nodes = rack_reader.required_value("nodes");
+  if (!nodes.is_array() || nodes.empty()) rack_reader.fail("nodes", "expected a non-empty array of node groups");
+  for (std::size_t g = 0; g < nodes.size(); ++g) {
+    JsonObjectReader group(nodes[g], rack_reader.file(), rack_reader.path_of("nodes", g));
+    read_node_group(group, names, rack);
+  }
+  read_uplink(rack_reader, racks, rack);
+  rack_reader.finish();
+  rack.switch_nonblocking = rack.switch_link.bandwidth_Bps == 0;
+  if (!names.insert(rack.name).second)
+    rack_reader.fail("name", fmt::format("rack name \"{}\" is also a node name", rack.name));
+  return rack;
+}
+
+}  // namespace
+
 Topology load_topology(const std::filesystem::path& file) {
   const nlohmann::json root = load_json_file(file);
   const std::string name_of_file = file.string();
@@ -124,56 +192,7 @@ Topology load_topology(const std::filesystem::path& file) {
   std::set<std::string> names;
   for (std::size_t r = 0; r < racks.size(); ++r) {
     JsonObjectReader rack_reader(racks[r], name_of_file, top.path_of("racks", r));
-    RackSpec rack;
-    rack.name = rack_reader.optional_string("name").value_or(fmt::format("rack{}", r));
-    check_name(rack_reader, "name", rack.name);
-    // Zero bandwidth = not given: filled in once the rack's NICs are known.
-    rack.switch_link = read_link(rack_reader, "switch", LinkSpec{0, kDefaultSwitchLatency});
-    const nlohmann::json& nodes = rack_reader.required_value("nodes");
-    if (!nodes.is_array() || nodes.empty()) rack_reader.fail("nodes", "expected a non-empty array of node groups");
-    for (std::size_t g = 0; g < nodes.size(); ++g) {
-      JsonObjectReader group(nodes[g], name_of_file, rack_reader.path_of("nodes", g));
-      const std::string base = group.required_string("name");
-      check_name(group, "name", base);
-      const auto count = group.optional_int("count", 1, kMaxCount);
-      NodeSpec node;
-      node.gpus = static_cast<int>(group.optional_int("gpus", 1, 4096).value_or(1));
-      node.nic = read_link(group, "nic", kDefaultNic);
-      node.nics = static_cast<int>(group.optional_int("nics", 1, 64).value_or(1));
-      if (node.nics > node.gpus)
-        group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
-                                       node.nics, node.gpus));
-      std::tie(node.intra_kind, node.intra) = read_intra(group);
-      node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
-      group.finish();
-      // "count": 3 expands "node" to node0..node2; without count the name is used as written.
-      for (std::int64_t i = 0; i < count.value_or(1); ++i) {
-        node.name = count ? fmt::format("{}{}", base, i) : base;
-        if (!names.insert(node.name).second)
-          group.fail("name", fmt::format("node name \"{}\" is used twice", node.name));
-        rack.nodes.push_back(node);
-      }
-    }
-    // Uplink to the spine: given, or derived from an oversubscription ratio over the rack's NICs.
-    const nlohmann::json* uplink = rack_reader.optional_value("uplink");
-    const nlohmann::json* ratio = rack_reader.optional_value("oversubscription");
-    if ((uplink != nullptr || ratio != nullptr) && racks.size() == 1)
-      rack_reader.fail(uplink != nullptr ? "uplink" : "oversubscription", "a rack's uplink leads to a spine, which needs several racks");
-    if (uplink != nullptr && ratio != nullptr)
-      rack_reader.fail("oversubscription", "give either \"uplink\" or \"oversubscription\", not both");
-    double nic_total = 0;
-    for (const NodeSpec& node : rack.nodes) nic_total += node.nic.bandwidth_Bps * node.nics;
-    rack.uplink = read_link(rack_reader, "uplink", LinkSpec{nic_total, kDefaultUplinkLatency});
-    if (ratio != nullptr) {
-      if (!ratio->is_number() || ratio->get<double>() < 1)
-        rack_reader.fail("oversubscription", fmt::format("expected a ratio >= 1 such as 4 (4:1), found {}", describe_json(*ratio)));
-      rack.uplink.bandwidth_Bps = nic_total / ratio->get<double>();
-    }
-    rack_reader.finish();
-    rack.switch_nonblocking = rack.switch_link.bandwidth_Bps == 0;
-    if (!names.insert(rack.name).second)
-      rack_reader.fail("name", fmt::format("rack name \"{}\" is also a node name", rack.name));
-    topology.racks.push_back(std::move(rack));
+    topology.racks.push_back(read_rack(rack_reader, r, racks.size(), names));
   }
   size_nonblocking_switches(topology);
   return topology;

@@ -2,11 +2,10 @@
 // or receives the whole buffer once, so ceil(lg N) rounds of a full-buffer message lie on the path
 // from the farthest leaf to the root.
 #include "group_collectives.h"
+#include "message_tags.h"
 
 namespace ringsim {
 namespace {
-
-constexpr int kReduceTag = 20, kBroadcastTag = 21;
 
 int round_of(int mask) {
   int round = 0;
@@ -23,13 +22,13 @@ void binomial_reduce(float* data, std::size_t count, const RankGroup& group, All
     const double start = MPI_Wtime();
     if ((v & mask) != 0) {  // our partial sum is complete: hand it to the parent and stop
       const int parent = group.ranks[v - mask];
-      ctx.send(data, count, parent, kReduceTag);
+      ctx.send(data, count, parent, kTreeReduceTag);
       ctx.log.record({StepPhase::reduce, round_of(mask), 0, parent, bytes, start, MPI_Wtime()});
       return;
     }
     if (v + mask < n) {
       const int child = group.ranks[v + mask];
-      ctx.recv(ctx.scratch, count, child, kReduceTag);
+      ctx.recv(ctx.scratch, count, child, kTreeReduceTag);
       ctx.kernels.sum_into(data, ctx.scratch, count);
       ctx.log.record({StepPhase::reduce, round_of(mask), 0, child, bytes, start, MPI_Wtime()});
     }
@@ -48,14 +47,14 @@ void binomial_broadcast(float* data, std::size_t count, const RankGroup& group, 
   if (v != 0) {
     const double start = MPI_Wtime();
     const int parent = group.ranks[v - lowest];
-    ctx.recv(data, count, parent, kBroadcastTag);
+    ctx.recv(data, count, parent, kTreeBroadcastTag);
     ctx.log.record({StepPhase::broadcast, rounds - 1 - round_of(lowest), 0, parent, bytes, start, MPI_Wtime()});
   }
   for (int mask = lowest >> 1; mask >= 1; mask >>= 1) {
     if (v + mask >= n) continue;
     const double start = MPI_Wtime();
     const int child = group.ranks[v + mask];
-    ctx.send(data, count, child, kBroadcastTag);
+    ctx.send(data, count, child, kTreeBroadcastTag);
     ctx.log.record({StepPhase::broadcast, rounds - 1 - round_of(mask), 0, child, bytes, start, MPI_Wtime()});
   }
 }

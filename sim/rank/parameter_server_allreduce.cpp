@@ -6,35 +6,34 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
 
 #include <algorithm>
 
 namespace ringsim {
 namespace {
 
-constexpr int kPushTag = 80, kPullTag = 81;
+// Who serves what: K servers (ranks 0..K-1), shard j of the buffer on server j.
+struct ShardLayout {
+  int n, rank, k;
+  std::vector<Piece> shards;
+  bool is_server;
+  Piece own;  // this rank's shard when it is a server, else empty
+};
 
-}  // namespace
-
-void parameter_server_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx,
-                                int servers) {
-  ctx.kernels.copy(output, input, count);
-  const int n = ctx.size, rank = ctx.rank;
-  if (n == 1) return;
-  const int k = std::clamp(servers, 1, n);
-  const std::vector<Piece> shards = split_evenly(count, k);
-  const bool is_server = rank < k;
-  const Piece own = is_server ? shards[rank] : Piece{};
-
-  // Push. A server receives its N-1 copies concurrently, so each needs its own staging area; with
-  // SMPI-shared buffers (values meaningless, SMPI copies nothing into shared pages) they share scratch.
-  double start = MPI_Wtime();
+// Push. A server receives its N-1 copies concurrently, so each needs its own staging area; with
+// SMPI-shared buffers (values meaningless, SMPI copies nothing into shared pages) they share scratch.
+void push(float* output, const ShardLayout& layout, AllreduceContext& ctx) {
+  const int n = layout.n, rank = layout.rank, k = layout.k;
+  const std::vector<Piece>& shards = layout.shards;
+  const Piece own = layout.own;
+  const double start = MPI_Wtime();
   std::vector<MPI_Request> sends, receives;
   std::vector<int> sources;
   std::vector<float> staging;
   sends.reserve(k);
   receives.reserve(n);
-  if (is_server) {
+  if (layout.is_server) {
     if (ctx.kernels.hold_values()) staging.resize(static_cast<std::size_t>(n - 1) * own.length);
     for (int r = 0; r < n; ++r) {
       if (r == rank) continue;
@@ -60,12 +59,17 @@ void parameter_server_allreduce(const float* input, float* output, std::size_t c
   MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
   for (int j = 0; j < k; ++j)
     if (j != rank) ctx.log.record({StepPhase::push, 0, j, j, shards[j].length * sizeof(float), start, MPI_Wtime()});
+}
 
-  // Pull: servers send their summed shard to every other rank; everyone receives the other shards.
-  start = MPI_Wtime();
+// Pull: servers send their summed shard to every other rank; everyone receives the other shards.
+void pull(float* output, const ShardLayout& layout, AllreduceContext& ctx) {
+  const int n = layout.n, rank = layout.rank, k = layout.k;
+  const std::vector<Piece>& shards = layout.shards;
+  const Piece own = layout.own;
+  const double start = MPI_Wtime();
   std::vector<MPI_Request> requests;
   requests.reserve(n + k);
-  if (is_server)
+  if (layout.is_server)
     for (int r = 0; r < n; ++r) {
       if (r == rank) continue;
       requests.emplace_back();
@@ -80,9 +84,23 @@ void parameter_server_allreduce(const float* input, float* output, std::size_t c
   const double end = MPI_Wtime();
   for (int j = 0; j < k; ++j)
     if (j != rank) ctx.log.record({StepPhase::pull, 0, j, j, shards[j].length * sizeof(float), start, end});
-  if (is_server)
+  if (layout.is_server)
     for (int r = 0; r < n; ++r)
       if (r != rank) ctx.log.record({StepPhase::pull, 0, rank, r, own.length * sizeof(float), start, end});
+}
+
+}  // namespace
+
+void parameter_server_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx,
+                                int servers) {
+  ctx.kernels.copy(output, input, count);
+  const int n = ctx.size, rank = ctx.rank;
+  if (n == 1) return;
+  const int k = std::clamp(servers, 1, n);
+  ShardLayout layout{n, rank, k, split_evenly(count, k), rank < k, {}};
+  if (layout.is_server) layout.own = layout.shards[rank];
+  push(output, layout, ctx);
+  pull(output, layout, ctx);
 }
 
 }  // namespace ringsim

@@ -9,11 +9,10 @@
 #include "power_of_two_fold.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
 
 namespace ringsim {
 namespace {
-
-constexpr int kFoldTag = 50, kFoldHalfTag = 51, kHalvingTag = 52, kDoublingTag = 53, kUnfoldTag = 54;
 
 // Elements of blocks [first, last) of BLOCKS.
 Piece span_of(const std::vector<Piece>& blocks, int first, int last) {
@@ -27,14 +26,14 @@ void fold_in(float* data, std::size_t count, int rank, bool even, AllreduceConte
   const Piece give = even ? second : first, keep = even ? first : second;
   const int partner = even ? rank + 1 : rank - 1;
   double start = MPI_Wtime();
-  ctx.sendrecv(data + give.start, give.length, partner, ctx.scratch, keep.length, partner, kFoldTag);
+  ctx.sendrecv(data + give.start, give.length, partner, ctx.scratch, keep.length, partner, kRabenseifnerFoldTag);
   ctx.kernels.sum_into(data + keep.start, ctx.scratch, keep.length);
   ctx.log.record({StepPhase::fold, 0, even ? 0 : 1, partner, keep.length * sizeof(float), start, MPI_Wtime()});
   start = MPI_Wtime();
   if (even)
-    ctx.send(data + first.start, first.length, partner, kFoldHalfTag);
+    ctx.send(data + first.start, first.length, partner, kRabenseifnerFoldHalfTag);
   else
-    ctx.recv(data + first.start, first.length, partner, kFoldHalfTag);
+    ctx.recv(data + first.start, first.length, partner, kRabenseifnerFoldHalfTag);
   ctx.log.record({StepPhase::fold, 1, 0, partner, first.length * sizeof(float), start, MPI_Wtime()});
 }
 
@@ -58,7 +57,7 @@ void rabenseifner_allreduce(const float* input, float* output, std::size_t count
       const Piece keep = lower ? span_of(blocks, lo, mid) : span_of(blocks, mid, hi);
       const Piece give = lower ? span_of(blocks, mid, hi) : span_of(blocks, lo, mid);
       const double start = MPI_Wtime();
-      ctx.sendrecv(output + give.start, give.length, partner, ctx.scratch, keep.length, partner, kHalvingTag);
+      ctx.sendrecv(output + give.start, give.length, partner, ctx.scratch, keep.length, partner, kRabenseifnerHalvingTag);
       ctx.kernels.sum_into(output + keep.start, ctx.scratch, keep.length);
       ctx.log.record({StepPhase::scatter_reduce, step, lower ? lo : mid, partner, keep.length * sizeof(float), start,
                       MPI_Wtime()});
@@ -73,7 +72,7 @@ void rabenseifner_allreduce(const float* input, float* output, std::size_t count
       const Piece mine = span_of(blocks, lo, hi), theirs = span_of(blocks, other_lo, other_lo + mask);
       const double start = MPI_Wtime();
       ctx.sendrecv(output + mine.start, mine.length, partner, output + theirs.start, theirs.length, partner,
-                   kDoublingTag);
+                   kRabenseifnerDoublingTag);
       ctx.log.record({StepPhase::allgather, step, other_lo, partner, theirs.length * sizeof(float), start, MPI_Wtime()});
       if (lower) hi += mask; else lo -= mask;
     }
@@ -83,9 +82,9 @@ void rabenseifner_allreduce(const float* input, float* output, std::size_t count
     const double start = MPI_Wtime();
     const int partner = fold.folds_in(rank) ? rank - 1 : rank + 1;
     if (fold.folds_in(rank))
-      ctx.send(output, count, partner, kUnfoldTag);
+      ctx.send(output, count, partner, kRabenseifnerUnfoldTag);
     else
-      ctx.recv(output, count, partner, kUnfoldTag);
+      ctx.recv(output, count, partner, kRabenseifnerUnfoldTag);
     ctx.log.record({StepPhase::unfold, 0, 0, partner, count * sizeof(float), start, MPI_Wtime()});
   }
 }

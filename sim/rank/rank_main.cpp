@@ -8,6 +8,7 @@
 #include "progress_meter.h"
 #include "rank_memory.h"
 #include "rank_options.h"
+#include "rank_report.h"
 
 #include <mpi.h>
 
@@ -33,20 +34,11 @@ std::array<float, kPattern> expected_sums(int ranks) {
   return sums;
 }
 
-// Rank 0's summary of every rank's counts for one call (README "Results": traffic). Steps are the
-// point-to-point messages a rank sends; the maximum over ranks is reported.
-struct TrafficSummary {
-  std::uint64_t max_rank_sent_bytes = 0;
-  std::uint64_t max_rank_recv_bytes = 0;
-  std::uint64_t total_bytes = 0;  // sent by all ranks together
-  std::uint64_t steps = 0;
-};
-
 struct SizeOutcome {
   std::vector<double> times_s;  // slowest rank per timed iteration (rank 0 only)
   long long wrong = -1;         // -1: not checked (shared buffers)
   std::vector<double> events;   // rank 0: flattened events of all ranks, 8 values each
-  TrafficSummary traffic;       // rank 0: of the last timed iteration
+  TrafficSummary traffic;       // rank 0: of the last timed iteration (rank_report.h)
 };
 
 // Two reductions (O(N) small messages) rather than a gather of N records to rank 0: the MPI library
@@ -135,6 +127,49 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   return outcome;
 }
 
+// Why the request cannot run, or "" when it can: the algorithm must exist and have what it needs.
+// Rank 0 also starts counting network messages when asked (SMPI only).
+std::string request_error(const RankOptions& options, const AllreduceAlgorithm& algorithm, int rank) {
+  if (algorithm.run == nullptr) return "unknown algorithm " + options.algorithm;
+  if (algorithm.needs_nodes && options.node_of_rank.empty()) return options.algorithm + " needs --nodes (the node of every rank)";
+  if (rank == 0 && !options.count_messages_file.empty() && !count_network_messages_until_end(options.count_messages_file))
+    return "--count-messages works only under SMPI";
+  return "";
+}
+
+// Runs every size; rank 0 returns the report (and writes the events file), the others an empty one.
+RankReport run_sizes(const AllreduceAlgorithm& algorithm, const RankOptions& options, int rank, int size) {
+  RankReport report{options.algorithm, size, running_under_smpi(), {}};
+  std::ofstream events_out;
+  if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
+  const nlohmann::json phase_names(kStepPhaseNames);
+  ProgressMeter progress(rank == 0 ? options.progress_file : std::string(), options.sizes.size(),
+                         options.warmup + options.iterations);
+
+  for (std::size_t size_index = 0; size_index < options.sizes.size(); ++size_index) {
+    const std::uint64_t bytes = options.sizes[size_index];
+    SizeOutcome outcome = run_size(algorithm, options, size_index, progress, rank, size);
+    if (rank != 0) continue;
+    report.sizes.push_back({bytes, std::move(outcome.times_s), outcome.wrong < 0 ? std::nullopt : std::optional(outcome.wrong),
+                            algorithm.traffic_counted ? std::optional(outcome.traffic) : std::nullopt});
+    if (events_out.is_open())
+      events_out << nlohmann::json({{"bytes", bytes},
+                                    {"fields", kEventFields},
+                                    {"phase_names", phase_names},
+                                    {"values", outcome.events}})
+                 << '\n';
+    std::printf("ringsim-rank: %s %d ranks %llu bytes done\n", options.algorithm.c_str(), size,
+                static_cast<unsigned long long>(bytes));
+  }
+  return report;
+}
+
+bool write_report(const RankReport& report, const std::string& file) {
+  std::ofstream out(file);
+  out << rank_report_json(report).dump(1) << '\n';
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 }  // namespace ringsim
 
@@ -148,57 +183,17 @@ int main(int argc, char** argv) {
   RankOptions options;
   std::string error = parse_rank_options(argc, argv, size, options);
   const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
-  if (error.empty() && algorithm.run == nullptr) error = "unknown algorithm " + options.algorithm;
-  if (error.empty() && algorithm.needs_nodes && options.node_of_rank.empty())
-    error = options.algorithm + " needs --nodes (the node of every rank)";
-  if (error.empty() && rank == 0 && !options.count_messages_file.empty() &&
-      !count_network_messages_until_end(options.count_messages_file))
-    error = "--count-messages works only under SMPI";
+  if (error.empty()) error = request_error(options, algorithm, rank);
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);
     MPI_Abort(MPI_COMM_WORLD, 2);
     return 2;
   }
 
-  nlohmann::json report = {{"algorithm", options.algorithm}, {"ranks", size},
-                           {"smpi", running_under_smpi()}, {"sizes", nlohmann::json::array()}};
-  std::ofstream events_out;
-  if (rank == 0 && !options.events_file.empty()) events_out.open(options.events_file);
-  const nlohmann::json phase_names(kStepPhaseNames);
-  ProgressMeter progress(rank == 0 ? options.progress_file : std::string(), options.sizes.size(),
-                         options.warmup + options.iterations);
-
-  for (std::size_t size_index = 0; size_index < options.sizes.size(); ++size_index) {
-    const std::uint64_t bytes = options.sizes[size_index];
-    SizeOutcome outcome = run_size(algorithm, options, size_index, progress, rank, size);
-    if (rank != 0) continue;
-    nlohmann::json entry = {{"bytes", bytes}, {"count", bytes / sizeof(float)}, {"times_s", outcome.times_s}};
-    entry["wrong"] = outcome.wrong < 0 ? nlohmann::json() : nlohmann::json(outcome.wrong);
-    const TrafficSummary& t = outcome.traffic;
-    entry["traffic"] = !algorithm.traffic_counted
-                           ? nlohmann::json()
-                           : nlohmann::json({{"max_rank_sent_bytes", t.max_rank_sent_bytes},
-                                             {"max_rank_recv_bytes", t.max_rank_recv_bytes},
-                                             {"total_bytes", t.total_bytes},
-                                             {"steps", t.steps}});
-    report["sizes"].push_back(entry);
-    if (events_out.is_open())
-      events_out << nlohmann::json({{"bytes", bytes},
-                                    {"fields", {"rank", "phase", "step", "chunk", "peer", "bytes", "start_s", "end_s"}},
-                                    {"phase_names", phase_names},
-                                    {"values", outcome.events}})
-                 << '\n';
-    std::printf("ringsim-rank: %s %d ranks %llu bytes done\n", options.algorithm.c_str(), size,
-                static_cast<unsigned long long>(bytes));
-  }
-
-  if (rank == 0) {
-    std::ofstream out(options.out_file);
-    out << report.dump(1) << '\n';
-    if (!out) {
-      std::fprintf(stderr, "ringsim-rank: cannot write %s\n", options.out_file.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+  const RankReport report = run_sizes(algorithm, options, rank, size);
+  if (rank == 0 && !write_report(report, options.out_file)) {
+    std::fprintf(stderr, "ringsim-rank: cannot write %s\n", options.out_file.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Finalize();
   return 0;

@@ -5,14 +5,9 @@
 #include "power_of_two_fold.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
 
 namespace ringsim {
-namespace {
-
-constexpr int kFoldTag = 40, kExchangeTag = 41, kUnfoldTag = 42;
-
-}  // namespace
-
 void recursive_doubling_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
   ctx.kernels.copy(output, input, count);
   const PowerOfTwoFold fold(ctx.size);
@@ -22,9 +17,9 @@ void recursive_doubling_allreduce(const float* input, float* output, std::size_t
   if (fold.folded_away(rank) || fold.folds_in(rank)) {
     const double start = MPI_Wtime();
     if (fold.folded_away(rank)) {
-      ctx.send(output, count, rank + 1, kFoldTag);
+      ctx.send(output, count, rank + 1, kDoublingFoldTag);
     } else {
-      ctx.recv(ctx.scratch, count, rank - 1, kFoldTag);
+      ctx.recv(ctx.scratch, count, rank - 1, kDoublingFoldTag);
       ctx.kernels.sum_into(output, ctx.scratch, count);
     }
     ctx.log.record({StepPhase::fold, 0, 0, fold.folded_away(rank) ? rank + 1 : rank - 1, bytes, start, MPI_Wtime()});
@@ -36,7 +31,7 @@ void recursive_doubling_allreduce(const float* input, float* output, std::size_t
     for (int mask = 1; mask < fold.main_ranks; mask <<= 1, ++step) {
       const int partner = fold.real_rank(v ^ mask);
       const double start = MPI_Wtime();
-      ctx.sendrecv(output, count, partner, ctx.scratch, count, partner, kExchangeTag);
+      ctx.sendrecv(output, count, partner, ctx.scratch, count, partner, kDoublingExchangeTag);
       ctx.kernels.sum_into(output, ctx.scratch, count);
       ctx.log.record({StepPhase::exchange, step, 0, partner, bytes, start, MPI_Wtime()});
     }
@@ -45,9 +40,9 @@ void recursive_doubling_allreduce(const float* input, float* output, std::size_t
   if (fold.folded_away(rank) || fold.folds_in(rank)) {
     const double start = MPI_Wtime();
     if (fold.folds_in(rank))
-      ctx.send(output, count, rank - 1, kUnfoldTag);
+      ctx.send(output, count, rank - 1, kDoublingUnfoldTag);
     else
-      ctx.recv(output, count, rank + 1, kUnfoldTag);
+      ctx.recv(output, count, rank + 1, kDoublingUnfoldTag);
     ctx.log.record({StepPhase::unfold, 0, 0, fold.folds_in(rank) ? rank - 1 : rank + 1, bytes, start, MPI_Wtime()});
   }
 }

@@ -4,6 +4,8 @@
 // Each rank sends and receives 2(N-1)/N of the buffer, which is what makes the ring bandwidth-optimal.
 #include "buffer_pieces.h"
 #include "group_collectives.h"
+#include "message_tags.h"
+#include "ring_schedule.h"
 
 namespace ringsim {
 
@@ -15,12 +17,12 @@ void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& gr
   const int recv_from = group.ranks[(me - 1 + n) % n];
 
   for (int i = 0; i < n - 1; ++i) {
-    const int recv_chunk = (me - i - 1 + n) % n;
-    const int send_chunk = (me - i + n) % n;
+    const int recv_chunk = ring_recv_chunk(me, i, true, n);
+    const int send_chunk = ring_send_chunk(me, i, true, n);
     const double start = MPI_Wtime();
     MPI_Request request;
-    ctx.irecv(ctx.scratch, seg[recv_chunk].length, recv_from, 0, &request);
-    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, 0);
+    ctx.irecv(ctx.scratch, seg[recv_chunk].length, recv_from, kRingScatterTag, &request);
+    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, kRingScatterTag);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     ctx.kernels.sum_into(data + seg[recv_chunk].start, ctx.scratch, seg[recv_chunk].length);
     ctx.log.record({StepPhase::scatter_reduce, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
@@ -28,12 +30,12 @@ void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& gr
   }
 
   for (int i = 0; i < n - 1; ++i) {
-    const int send_chunk = (me - i + 1 + n) % n;
-    const int recv_chunk = (me - i + n) % n;
+    const int send_chunk = ring_send_chunk(me, i, false, n);
+    const int recv_chunk = ring_recv_chunk(me, i, false, n);
     const double start = MPI_Wtime();
     MPI_Request request;
-    ctx.irecv(data + seg[recv_chunk].start, seg[recv_chunk].length, recv_from, 1, &request);
-    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, 1);
+    ctx.irecv(data + seg[recv_chunk].start, seg[recv_chunk].length, recv_from, kRingGatherTag, &request);
+    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, kRingGatherTag);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     ctx.log.record({StepPhase::allgather, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
                     MPI_Wtime()});

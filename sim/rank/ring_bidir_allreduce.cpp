@@ -5,15 +5,13 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
+#include "ring_schedule.h"
 
 #include <array>
 
 namespace ringsim {
 namespace {
-
-// The right-going ring uses the tag, the left-going one the tag + 1 (with N = 2 both rings join the
-// same two ranks).
-constexpr int kScatterTag = 60, kGatherTag = 62;
 
 // One of the two rings: its part of the buffer, its chunks, and this rank's position in it.
 struct DirectedRing {
@@ -49,11 +47,12 @@ void ring_bidir_allreduce(const float* input, float* output, std::size_t count, 
     std::array<int, 2> received_chunk{};
     for (int d = 0; d < 2; ++d) {
       const DirectedRing& ring = rings[d];
-      const int shift = reduce ? 0 : 1;
-      received_chunk[d] = (ring.position - i - 1 + shift + n) % n;
+      received_chunk[d] = ring_recv_chunk(ring.position, i, reduce, n);
       received[d] = ring.chunks[received_chunk[d]];
-      const Piece send = ring.chunks[(ring.position - i + shift + n) % n];
-      const int tag = (reduce ? kScatterTag : kGatherTag) + d;
+      const Piece send = ring.chunks[ring_send_chunk(ring.position, i, reduce, n)];
+      // The right-going ring uses the tag, the left-going one the tag + 1 (with N = 2 both rings join
+      // the same two ranks).
+      const int tag = (reduce ? kBidirScatterTag : kBidirGatherTag) + d;
       ctx.irecv(reduce ? ring.scratch : ring.data + received[d].start, received[d].length, ring.recv_from, tag,
                 &requests[2 * d]);
       ctx.isend(ring.data + send.start, send.length, ring.send_to, tag, &requests[2 * d + 1]);

@@ -6,13 +6,13 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
+#include "ring_schedule.h"
 
 #include <algorithm>
 
 namespace ringsim {
 namespace {
-
-constexpr int kSegmentTag = 70;
 
 class PipelinedRing {
  public:
@@ -37,7 +37,7 @@ class PipelinedRing {
         MPI_Wait(&current[j], MPI_STATUS_IGNORE);
         const Piece piece = segment(chunk, j);
         if (reduces(s)) ctx_.kernels.sum_into(data_ + piece.start, slot(j), piece.length);
-        ctx_.log.record({reduces(s) ? StepPhase::scatter_reduce : StepPhase::allgather, reduces(s) ? s : s - (n_ - 1),
+        ctx_.log.record({reduces(s) ? StepPhase::scatter_reduce : StepPhase::allgather, phase_step(s),
                          chunk, left(), piece.length * sizeof(float), current_posted[j], MPI_Wtime()});
         if (s + 1 < steps) {
           post_send(s + 1, j);  // the segment just completed is the next step's send
@@ -55,13 +55,10 @@ class PipelinedRing {
   int left() const { return (rank_ - 1 + n_) % n_; }
   int right() const { return (rank_ + 1) % n_; }
   bool reduces(int step) const { return step < n_ - 1; }
-  // The ring's chunk schedule over 2(N-1) steps: scatter-reduce, then allgather.
-  int send_chunk(int step) const {
-    return reduces(step) ? (rank_ - step + n_) % n_ : (rank_ - (step - (n_ - 1)) + 1 + n_) % n_;
-  }
-  int recv_chunk(int step) const {
-    return reduces(step) ? (rank_ - step - 1 + n_) % n_ : (rank_ - (step - (n_ - 1)) + n_) % n_;
-  }
+  // The ring's chunk schedule (ring_schedule.h) over 2(N-1) steps: scatter-reduce, then allgather.
+  int phase_step(int step) const { return reduces(step) ? step : step - (n_ - 1); }
+  int send_chunk(int step) const { return ring_send_chunk(rank_, phase_step(step), reduces(step), n_); }
+  int recv_chunk(int step) const { return ring_recv_chunk(rank_, phase_step(step), reduces(step), n_); }
   // An empty chunk still sends one empty segment, so both ends agree on the messages.
   int segments(int chunk) const {
     const std::size_t length = chunks_[chunk].length;
@@ -85,13 +82,13 @@ class PipelinedRing {
     }
     requests.emplace_back();
     posted.push_back(MPI_Wtime());
-    ctx_.irecv(target, piece.length, left(), kSegmentTag, &requests.back());
+    ctx_.irecv(target, piece.length, left(), kPipelinedSegmentTag, &requests.back());
   }
 
   void post_send(int step, int j) {
     const int chunk = send_chunk(step);
     const Piece piece = segment(chunk, j);
-    ctx_.isend(data_ + piece.start, piece.length, right(), kSegmentTag, &sends_[chunk][j]);
+    ctx_.isend(data_ + piece.start, piece.length, right(), kPipelinedSegmentTag, &sends_[chunk][j]);
   }
 
   float* data_;

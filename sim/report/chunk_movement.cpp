@@ -1,6 +1,7 @@
 #include "chunk_movement.h"
 
 #include "../common/input_error.h"
+#include "../rank/ring_schedule.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -53,11 +54,10 @@ ChunkMovement ring_schedule_movement(int ranks) {
   for (int phase = 0; phase < 2; ++phase)
     for (int i = 0; i < ranks - 1; ++i)
       for (int r = 0; r < ranks; ++r) {
-        const int chunk = phase == 0 ? (r - i - 1 + ranks) % ranks : (r - i + ranks) % ranks;
-        steps.push_back({r, phase, i, chunk, (r - 1 + ranks) % ranks, 0, 0, 0});
+        steps.push_back({r, phase, i, ring_recv_chunk(r, i, phase == 0, ranks), (r - 1 + ranks) % ranks, 0, 0, 0});
       }
   return replay_steps(ranks, default_phase_names(), steps,
-                      fmt::format("the ring's schedule for {} ranks (sim/rank/ring_allreduce.cpp)", ranks));
+                      fmt::format("the ring's schedule for {} ranks (sim/rank/ring_schedule.h)", ranks));
 }
 
 std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace, const std::string& file) {

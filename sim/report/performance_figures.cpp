@@ -35,10 +35,10 @@ const char* colour(std::size_t index) { return kPalette[index % std::size(kPalet
 
 // Keys in order of first appearance (the scenario's case order), each with its entries.
 template <typename KeyOf>
-std::vector<std::pair<std::string, std::vector<const ResultEntry*>>> group(const std::vector<const ResultEntry*>& entries,
+std::vector<std::pair<std::string, std::vector<const ResultRow*>>> group(const std::vector<const ResultRow*>& entries,
                                                                            KeyOf key_of) {
-  std::vector<std::pair<std::string, std::vector<const ResultEntry*>>> groups;
-  for (const ResultEntry* entry : entries) {
+  std::vector<std::pair<std::string, std::vector<const ResultRow*>>> groups;
+  for (const ResultRow* entry : entries) {
     const std::string key = key_of(*entry);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
     if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
@@ -47,9 +47,9 @@ std::vector<std::pair<std::string, std::vector<const ResultEntry*>>> group(const
   return groups;
 }
 
-std::vector<const ResultEntry*> all_entries(const ResultsDocument& results) {
-  std::vector<const ResultEntry*> entries;
-  for (const auto& entry : results.entries) entries.push_back(&entry);
+std::vector<const ResultRow*> all_entries(const ResultsDocument& results) {
+  std::vector<const ResultRow*> entries;
+  for (const auto& entry : results.rows) entries.push_back(&entry);
   return entries;
 }
 
@@ -87,15 +87,15 @@ json line_trace(const std::string& name, const json& x, const json& y, const cha
           {"marker", {{"color", line_colour}, {"size", 8}}}};
 }
 
-std::set<int> rank_counts(const std::vector<const ResultEntry*>& entries) {
+std::set<int> rank_counts(const std::vector<const ResultRow*>& entries) {
   std::set<int> ranks;
-  for (const ResultEntry* entry : entries) ranks.insert(entry->ranks);
+  for (const ResultRow* entry : entries) ranks.insert(entry->ranks);
   return ranks;
 }
 
 // "ring", or "ring (cyclic)" when the results mix rank orders, whose times differ at equal N; and
 // " [VARIANT]" for an entry of a scenario variant (another model).
-std::string algorithm_series(const ResultEntry& entry, bool several_orders) {
+std::string algorithm_series(const ResultRow& entry, bool several_orders) {
   std::string name = several_orders ? fmt::format("{} ({})", entry.algorithm, entry.order) : entry.algorithm;
   return entry.variant.empty() ? name : fmt::format("{} [{}]", name, entry.variant);
 }
@@ -105,7 +105,7 @@ bool same_model(const CostParameters& a, const CostParameters& b) {
 }
 
 // The closed form of one entry: its own closed_form_s, else the formula under its cost model.
-std::optional<double> closed_form_of(const ResultEntry& entry) {
+std::optional<double> closed_form_of(const ResultRow& entry) {
   if (entry.closed_form_s) return entry.closed_form_s;
   if (entry.cost_model) return closed_form_time_s(entry.algorithm, entry.ranks, entry.bytes, *entry.cost_model);
   return std::nullopt;
@@ -114,11 +114,11 @@ std::optional<double> closed_form_of(const ResultEntry& entry) {
 // The closed-form line of one series, or nullopt when the entries carry nothing to draw it from.
 // When every entry has the same cost model the formula is drawn at every N of the plot's range;
 // otherwise (placements with other routes) the line joins each entry's own closed form.
-std::optional<json> closed_form_line(const std::string& name, const std::vector<const ResultEntry*>& entries,
+std::optional<json> closed_form_line(const std::string& name, const std::vector<const ResultRow*>& entries,
                                      std::uint64_t bytes, int min_ranks, int max_ranks, const char* line_colour) {
   json x = json::array(), y = json::array();
   const auto& first = *entries.front();
-  const bool one_model = first.cost_model && std::all_of(entries.begin(), entries.end(), [&](const ResultEntry* e) {
+  const bool one_model = first.cost_model && std::all_of(entries.begin(), entries.end(), [&](const ResultRow* e) {
                            return e->cost_model && same_model(*e->cost_model, *first.cost_model);
                          });
   if (one_model) {
@@ -129,7 +129,7 @@ std::optional<json> closed_form_line(const std::string& name, const std::vector<
   if (x.empty()) {
     auto sorted = entries;
     std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->ranks < b->ranks; });
-    for (const ResultEntry* entry : sorted)
+    for (const ResultRow* entry : sorted)
       if (auto t = closed_form_of(*entry)) x.push_back(entry->ranks), y.push_back(*t * 1e3);
   }
   if (x.empty()) return std::nullopt;
@@ -138,7 +138,7 @@ std::optional<json> closed_form_line(const std::string& name, const std::vector<
   return trace;
 }
 
-ReportSection time_vs_ranks(const std::vector<const ResultEntry*>& at_size, std::uint64_t bytes) {
+ReportSection time_vs_ranks(const std::vector<const ResultRow*>& at_size, std::uint64_t bytes) {
   ReportSection section{"plot-time-vs-ranks", "Time against the number of ranks", "", std::nullopt};
   const auto ranks = rank_counts(at_size);
   const std::set<std::string> orders = [&] {
@@ -148,11 +148,11 @@ ReportSection time_vs_ranks(const std::vector<const ResultEntry*>& at_size, std:
   }();
   json data = json::array();
   bool any_closed_form = false;
-  const auto series = group(at_size, [&](const ResultEntry& e) { return algorithm_series(e, orders.size() > 1); });
+  const auto series = group(at_size, [&](const ResultRow& e) { return algorithm_series(e, orders.size() > 1); });
   for (std::size_t i = 0; i < series.size(); ++i) {
     const auto& [name, entries] = series[i];
     json x = json::array(), y = json::array(), text = json::array();
-    for (const ResultEntry* e : entries)
+    for (const ResultRow* e : entries)
       x.push_back(e->ranks), y.push_back(e->time_s * 1e3), text.push_back(fmt::format("{} {}", e->placement, e->order));
     json points = line_trace(name + " simulated", x, y, colour(i), "markers");
     points["text"] = text;
@@ -175,10 +175,10 @@ ReportSection time_vs_ranks(const std::vector<const ResultEntry*>& at_size, std:
   return section;
 }
 
-ReportSection traffic_vs_ranks(const std::vector<const ResultEntry*>& at_size, std::uint64_t bytes) {
+ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std::uint64_t bytes) {
   ReportSection section{"plot-traffic-vs-ranks", "Per-rank traffic against the number of ranks", "", std::nullopt};
-  std::vector<const ResultEntry*> counted;
-  for (const ResultEntry* e : at_size)
+  std::vector<const ResultRow*> counted;
+  for (const ResultRow* e : at_size)
     if (e->traffic) counted.push_back(e);
   if (counted.empty()) {
     section.explanation = "Left out: the results carry no per-rank traffic counts (\"traffic\"), either because "
@@ -194,10 +194,10 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultEntry*>& at_size, s
     return section;
   }
   json data = json::array();
-  const auto series = group(counted, [](const ResultEntry& e) { return algorithm_series(e, false); });
+  const auto series = group(counted, [](const ResultRow& e) { return algorithm_series(e, false); });
   for (std::size_t i = 0; i < series.size(); ++i) {
     std::map<int, std::pair<double, double>> most;  // N -> (sent, received) in units of S, max over placements
-    for (const ResultEntry* e : series[i].second) {
+    for (const ResultRow* e : series[i].second) {
       auto& [sent, received] = most[e->ranks];
       sent = std::max(sent, static_cast<double>(e->traffic->max_rank_sent_bytes) / static_cast<double>(e->bytes));
       received = std::max(received, static_cast<double>(e->traffic->max_rank_recv_bytes) / static_cast<double>(e->bytes));
@@ -223,12 +223,28 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultEntry*>& at_size, s
 
 }  // namespace
 
+std::string case_label(const ResultRow& row) {
+  // Rows of ringsim's writer name a known placement and order; anything else is shown as written.
+  const auto counts = parse_rank_counts(row.placement);
+  const auto order = parse_rank_order(row.order);
+  std::string name = fmt::format("{} {} {}", row.placement, row.order, row.algorithm);
+  if (counts && order) {
+    SimulationCase spec;
+    spec.placement.ranks_per_node = *counts;
+    spec.placement.order = *order;
+    spec.algorithm = row.algorithm;
+    name = case_name(spec, CaseNaming::legend);
+  }
+  const std::string label = fmt::format("{} ({} ranks)", name, row.ranks);
+  return row.variant.empty() ? label : fmt::format("{} [{}]", label, row.variant);
+}
+
 std::optional<std::uint64_t> scaling_size(const ResultsDocument& results, std::optional<std::uint64_t> size,
                                           const std::string& file) {
   std::map<int, std::set<std::uint64_t>> sizes_of_ranks;
-  for (const auto& entry : results.entries) sizes_of_ranks[entry.ranks].insert(entry.bytes);
+  for (const auto& entry : results.rows) sizes_of_ranks[entry.ranks].insert(entry.bytes);
   if (size) {
-    for (const auto& entry : results.entries)
+    for (const auto& entry : results.rows)
       if (entry.bytes == *size) return size;
     throw InputError(fmt::format("{}: no result has size {} (--size)", file, format_bytes(*size)));
   }
@@ -245,7 +261,7 @@ std::optional<std::uint64_t> scaling_size(const ResultsDocument& results, std::o
 std::vector<ReportSection> size_sections(const ResultsDocument& results) {
   const auto entries = all_entries(results);
   std::set<std::uint64_t> sizes;
-  for (const ResultEntry* e : entries) sizes.insert(e->bytes);
+  for (const ResultRow* e : entries) sizes.insert(e->bytes);
   if (sizes.size() < 2)
     return {{"plot-time-vs-size", "Time against message size",
              fmt::format("Left out: the results hold one size ({}), so there is nothing to draw against size; give "
@@ -253,12 +269,12 @@ std::vector<ReportSection> size_sections(const ResultsDocument& results) {
                          format_bytes(*sizes.begin())),
              std::nullopt}};
   json time_data = json::array(), busbw_data = json::array();
-  const auto series = group(entries, [](const ResultEntry& e) { return e.case_label(); });
+  const auto series = group(entries, [](const ResultRow& e) { return case_label(e); });
   for (std::size_t i = 0; i < series.size(); ++i) {
     auto sorted = series[i].second;
     std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->bytes < b->bytes; });
     json x = json::array(), t = json::array(), bw = json::array();
-    for (const ResultEntry* e : sorted) x.push_back(e->bytes), t.push_back(e->time_s * 1e3), bw.push_back(e->busbw_GBps);
+    for (const ResultRow* e : sorted) x.push_back(e->bytes), t.push_back(e->time_s * 1e3), bw.push_back(e->busbw_GBps);
     json time_trace = line_trace(series[i].first, x, t, colour(i), "lines+markers");
     time_trace["hovertemplate"] = "%{y:.4g} ms<extra>%{fullData.name}</extra>";
     time_data.push_back(time_trace);
@@ -278,8 +294,8 @@ std::vector<ReportSection> scaling_sections(const ResultsDocument& results, std:
     return {{"plot-time-vs-ranks", "Time against the number of ranks",
              "Left out: no message size is present for every rank count; choose one with --size.", std::nullopt}};
   }
-  std::vector<const ResultEntry*> at_size;
-  for (const ResultEntry* e : all_entries(results))
+  std::vector<const ResultRow*> at_size;
+  for (const ResultRow* e : all_entries(results))
     if (e->bytes == *size) at_size.push_back(e);
   const auto ranks = rank_counts(at_size);
   if (ranks.size() < 2) {

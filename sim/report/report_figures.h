@@ -4,7 +4,7 @@
 #pragma once
 
 #include "chunk_movement.h"
-#include "results_reader.h"
+#include "../results/results_document.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -20,6 +20,9 @@ struct ReportSection {
   std::string explanation;                // shown under the plot (or the reason it is left out)
   std::optional<nlohmann::json> figure;   // nullopt: left out, `explanation` says why
 };
+
+// "4-3-1 block ring (8 ranks)", then " [VARIANT]" under a variant: a series of plot a.
+std::string case_label(const ResultRow& row);
 
 // Sizes at which the "vs N" plots are drawn: SIZE when given (InputError naming FILE when the results
 // have no entry of that size), else the largest size present for every rank count (nullopt if none).

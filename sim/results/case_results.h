@@ -1,12 +1,12 @@
-// Results of simulated (or measured) cases, and the results JSON of README "Results".
+// Results of simulated (or measured) cases (results_document.h writes them as the results JSON).
 #pragma once
 
 #include "../model/cost_parameters.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
+#include "../rank/rank_report.h"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,15 +17,6 @@ struct SimulationCase {
   PlacementSpec placement;
   std::string algorithm;
   std::string engine = "smpi";  // what simulated the case: "smpi" or "s4u" (model key "engine")
-};
-
-// What the ranks put on the wire in one call, from the rank program's counted sends (README
-// "Results": traffic). steps: the most point-to-point messages one rank sent.
-struct TrafficSummary {
-  std::uint64_t max_rank_sent_bytes = 0;
-  std::uint64_t max_rank_recv_bytes = 0;
-  std::uint64_t total_bytes = 0;  // sent, summed over ranks
-  std::uint64_t steps = 0;
 };
 
 struct SizeResult {
@@ -47,11 +38,20 @@ struct CaseResult {
   std::optional<CostParameters> cost_model = std::nullopt;  // compact topologies only (case_costs.h)
 };
 
+// Where a case's name is shown: each place keeps the length it can afford.
+enum class CaseNaming {
+  table,      // "4-3-1 block ring": the tables and the comparison
+  finding,    // "4-3-1 block", the algorithm added when not the ring; "32x1 block" for over 4 nodes of one count
+  progress,   // "4-3-1 block ring"; "256 ranks on 32 nodes block ring" for a placement over 32 characters
+  directory,  // "4-3-1-block-ring"; "256ranks-32nodes-block-ring" likewise (file names have a length limit)
+  legend,     // "4-3-1 block ring"; "32 nodes block ring" for a placement over 16 characters (report legends)
+};
+
+// The name of the case SPEC where NAMING says; every name of a case is made here.
+std::string case_name(const SimulationCase& spec, CaseNaming naming);
+
 // nccl-tests' definitions: algbw = S/t; busbw = algbw * 2(n-1)/n for allreduce. GB/s = 1e9 B/s.
 double algbw_GBps(std::uint64_t bytes, double time_s);
 double busbw_GBps(std::uint64_t bytes, double time_s, int ranks);
-
-// {"kind", "scenario", "results": [...]}; callers add "model" (simulated) or "source" (measured).
-nlohmann::json results_json(std::string_view kind, std::string_view scenario, const std::vector<CaseResult>& cases);
 
 }  // namespace ringsim

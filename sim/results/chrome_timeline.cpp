@@ -1,7 +1,9 @@
 #include "chrome_timeline.h"
 
 #include "../common/units.h"
+#include "../rank/rank_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -11,9 +13,7 @@
 namespace ringsim {
 namespace {
 
-constexpr std::size_t kValuesPerEvent = 8;
-// The order rank_main.cpp flattens each event in; a file with other fields is from another program.
-const std::vector<std::string> kFields{"rank", "phase", "step", "chunk", "peer", "bytes", "start_s", "end_s"};
+constexpr std::size_t kValuesPerEvent = kEventFields.size();
 
 SizeSteps parse_line(const std::string& line, const std::string& where) {
   nlohmann::json entry;
@@ -25,7 +25,9 @@ SizeSteps parse_line(const std::string& line, const std::string& where) {
   try {
     SizeSteps size;
     size.bytes = entry.at("bytes").get<std::uint64_t>();
-    if (entry.at("fields").get<std::vector<std::string>>() != kFields)
+    // The order rank_main.cpp flattens each event in; a file with other fields is from another program.
+    const auto fields = entry.at("fields").get<std::vector<std::string>>();
+    if (!std::equal(fields.begin(), fields.end(), kEventFields.begin(), kEventFields.end()))
       throw std::runtime_error(fmt::format("{}: unexpected \"fields\" {}", where, entry.at("fields").dump()));
     size.phase_names = entry.contains("phase_names") ? entry.at("phase_names").get<std::vector<std::string>>()
                                                      : default_phase_names();

@@ -1,6 +1,5 @@
 #include "results_output.h"
 
-#include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "results_table.h"
 
@@ -8,9 +7,8 @@
 
 namespace ringsim {
 
-int print_and_save_results(const Scenario& scenario, const ClusterLayout& layout, const std::string& header,
-                           const std::vector<CaseResult>& results, const nlohmann::json& document,
-                           const std::optional<std::string>& json_path) {
+int print_results(const Scenario& scenario, const ClusterLayout& layout, const std::string& header,
+                  const std::vector<CaseResult>& results) {
   if (!scenario.question.empty()) fmt::print("# Question: {}\n", scenario.question);
   fmt::print("# {}\n\n", header);
   for (const auto& result : results) {
@@ -19,7 +17,6 @@ int print_and_save_results(const Scenario& scenario, const ClusterLayout& layout
     if (result.spec.engine != "smpi") fmt::print("(engine: {})\n\n", result.spec.engine);
   }
   fmt::print("{}", comparison_table(results));
-  if (json_path) write_file_atomically(*json_path, document.dump(2) + "\n");
 
   long long wrong = 0;
   for (const auto& result : results)

@@ -9,10 +9,6 @@
 namespace ringsim {
 namespace {
 
-std::string case_name(const CaseResult& result) {
-  return fmt::format("{} {}", result.spec.placement.label(), result.spec.algorithm);
-}
-
 // "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic).
 std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& layout) {
   std::vector<std::string> parts;
@@ -44,7 +40,7 @@ std::string traffic_columns(const SizeResult& size) {
 std::string case_table(const CaseResult& result, const Scenario& scenario, const ClusterLayout& layout) {
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "# {}: {} ranks ({}); median of {} iteration{} after {} warm-up\n", case_name(result),
+  fmt::format_to(it, "# {}: {} ranks ({}); median of {} iteration{} after {} warm-up\n", case_name(result.spec, CaseNaming::table),
                  result.ranks, rank_layout(result.spec.placement, layout), scenario.iterations,
                  scenario.iterations == 1 ? "" : "s", scenario.warmup);
   const bool traffic = shows_traffic(scenario);
@@ -64,9 +60,9 @@ std::string comparison_table(const std::vector<CaseResult>& results) {
   if (results.size() < 2) return "";
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "# Comparison: median time, and slowdown against {}\n", case_name(results.front()));
+  fmt::format_to(it, "# Comparison: median time, and slowdown against {}\n", case_name(results.front().spec, CaseNaming::table));
   fmt::format_to(it, "#{:>9}", "size");
-  for (const auto& r : results) fmt::format_to(it, " {:>22}", case_name(r));
+  for (const auto& r : results) fmt::format_to(it, " {:>22}", case_name(r.spec, CaseNaming::table));
   fmt::format_to(it, "\n");
   for (std::size_t s = 0; s < results.front().sizes.size(); ++s) {
     const double reference = results.front().sizes[s].median_s();

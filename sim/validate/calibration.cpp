@@ -1,5 +1,7 @@
 #include "calibration.h"
 
+#include "../common/statistics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -34,9 +36,7 @@ StepFit fit_step_times(const std::vector<StepSample>& samples) {
     relative.push_back(std::abs(predicted / sample.step_time_s - 1));
   }
   fit.r_squared = total > 0 ? 1 - residual / total : 1;
-  std::sort(relative.begin(), relative.end());
-  const std::size_t n = relative.size();
-  fit.median_abs_residual = n % 2 ? relative[n / 2] : (relative[n / 2 - 1] + relative[n / 2]) / 2;
+  fit.median_abs_residual = median(relative);
   return fit;
 }
 

@@ -1,5 +1,6 @@
 #include "comparison.h"
 
+#include "../common/statistics.h"
 #include "../common/units.h"
 
 #include <algorithm>
@@ -24,10 +25,8 @@ ErrorSummary summarize(const std::vector<ComparedSize>& sizes, std::uint64_t min
     ++summary.count;
   }
   if (summary.count == 0) return summary;
-  std::sort(abs_errors.begin(), abs_errors.end());
-  const std::size_t n = abs_errors.size();
-  summary.median_abs_error = n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
-  summary.geomean_error = std::exp(log_sum / static_cast<double>(n)) - 1;
+  summary.median_abs_error = median(abs_errors);
+  summary.geomean_error = std::exp(log_sum / static_cast<double>(abs_errors.size())) - 1;
   return summary;
 }
 

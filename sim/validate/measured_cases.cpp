@@ -1,22 +1,13 @@
 #include "measured_cases.h"
 
 #include "../common/input_error.h"
+#include "../common/statistics.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
 
 namespace ringsim {
-namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-}  // namespace
-
 std::vector<std::string> parse_selection(const std::string& option, const std::string& text) {
   std::vector<std::string> labels;
   for (std::size_t from = 0; from <= text.size();) {

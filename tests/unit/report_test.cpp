@@ -39,13 +39,13 @@ std::size_t series_count(const ReportSection& section) { return section.figure ?
 }  // namespace
 
 TEST_CASE("report: a file that is not a results JSON is an error naming it") {
-  CHECK(RINGSIM_ERROR_OF(parse_results_document(json::array(), "x.json")).starts_with("x.json: not a ringsim results JSON"));
-  CHECK(RINGSIM_ERROR_OF(parse_results_document({{"name", "a scenario"}}, "s.json")).starts_with("s.json: not a ringsim"));
-  CHECK(RINGSIM_ERROR_OF(parse_results_document({{"results", json::array()}}, "e.json")) ==
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json::array(), "x.json")).starts_with("x.json: not a ringsim results JSON"));
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"name", "a scenario"}}, "s.json")).starts_with("s.json: not a ringsim"));
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", json::array()}}, "e.json")) ==
         "e.json: /results: no results to report (the array is empty)");
-  CHECK(RINGSIM_ERROR_OF(parse_results_document({{"results", {{{"placement", "4"}}}}}, "m.json")) ==
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", {{{"placement", "4"}}}}}, "m.json")) ==
         "m.json: /results/0: missing \"ranks\"");
-  CHECK(RINGSIM_ERROR_OF(load_results_document("/nonexistent/r.json")).starts_with("/nonexistent/r.json: cannot read"));
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::load("/nonexistent/r.json")).starts_with("/nonexistent/r.json: cannot read"));
 }
 
 TEST_CASE("report: results are read with optional traffic and closed form and cost model while unknown keys are ignored") {
@@ -53,13 +53,13 @@ TEST_CASE("report: results are read with optional traffic and closed form and co
   document["results"][0]["cost_model"] = {{"alpha_s", 1e-6}, {"beta_s_per_byte", 8e-10}, {"gamma_s_per_byte", 1e-12}};
   document["results"][0]["something_new"] = 1;
   document["results"][1]["traffic"] = nullptr;
-  const auto results = parse_results_document(document, "r.json");
-  REQUIRE(results.entries.size() == 8);
-  CHECK(results.entries[0].traffic->max_rank_sent_bytes == 2 * 3 * (1u << 20) / 4);
-  CHECK(results.entries[0].closed_form_s == doctest::Approx(0.0044));
-  CHECK(results.entries[0].cost_model->beta_s_per_byte == doctest::Approx(8e-10));
-  CHECK_FALSE(results.entries[1].traffic);
-  CHECK(results.entries[0].case_label() == "4 block ring (4 ranks)");
+  const auto results = ResultsDocument::parse(document, "r.json");
+  REQUIRE(results.rows.size() == 8);
+  CHECK(results.rows[0].traffic->max_rank_sent_bytes == 2 * 3 * (1u << 20) / 4);
+  CHECK(results.rows[0].closed_form_s == doctest::Approx(0.0044));
+  CHECK(results.rows[0].cost_model->beta_s_per_byte == doctest::Approx(8e-10));
+  CHECK_FALSE(results.rows[1].traffic);
+  CHECK(case_label(results.rows[0]) == "4 block ring (4 ranks)");
 }
 
 TEST_CASE("report: entries of scenario variants are series of their own") {
@@ -70,8 +70,8 @@ TEST_CASE("report: entries of scenario variants are series of their own") {
     row["variant"] = "10 Gbps";
     document["results"].push_back(row);
   }
-  const auto results = parse_results_document(document, "r.json");
-  CHECK(results.entries[0].case_label() == "4 block ring (4 ranks) [1 Gbps]");
+  const auto results = ResultsDocument::parse(document, "r.json");
+  CHECK(case_label(results.rows[0]) == "4 block ring (4 ranks) [1 Gbps]");
   CHECK(series_count(size_sections(results)[0]) == 8);
   const auto by_ranks = scaling_sections(results, 16u << 20);
   CHECK(series_count(by_ranks[0]) == 6);   // points of 2 algorithms x 2 variants, the ring's 2 closed forms
@@ -82,14 +82,14 @@ TEST_CASE("report: entries of scenario variants are series of their own") {
 TEST_CASE("report: plots against N use --size or else the largest size present for every N") {
   json document = two_algorithms();
   document["results"].push_back(entry("ring", "4-4", 8, 64u << 20, 1.0));  // only at N = 8
-  const auto results = parse_results_document(document, "r.json");
+  const auto results = ResultsDocument::parse(document, "r.json");
   CHECK(scaling_size(results, std::nullopt, "r.json") == (16u << 20));
   CHECK(scaling_size(results, 1u << 20, "r.json") == (1u << 20));
   CHECK(RINGSIM_ERROR_OF(scaling_size(results, 3u << 20, "r.json")) == "r.json: no result has size 3MiB (--size)");
 }
 
 TEST_CASE("report: one series per case against size and per algorithm against N with closed form and traffic") {
-  const auto results = parse_results_document(two_algorithms(), "r.json");
+  const auto results = ResultsDocument::parse(two_algorithms(), "r.json");
   const auto by_size = size_sections(results);
   REQUIRE(by_size.size() == 2);
   CHECK(series_count(by_size[0]) == 4);  // 2 algorithms x 2 placements
@@ -109,13 +109,13 @@ TEST_CASE("report: one series per case against size and per algorithm against N 
 TEST_CASE("report: plots without data are left out with the reason") {
   json document = two_algorithms();
   for (auto& row : document["results"]) row.erase("traffic");
-  auto results = parse_results_document(document, "r.json");
+  auto results = ResultsDocument::parse(document, "r.json");
   const auto without_traffic = scaling_sections(results, 1u << 20);
   REQUIRE(without_traffic.size() == 2);
   CHECK_FALSE(without_traffic[1].figure);
   CHECK(without_traffic[1].explanation.find("no per-rank traffic counts") != std::string::npos);
 
-  results = parse_results_document({{"results", {entry("ring", "4-4", 8, 1u << 20, 0.01)}}}, "one.json");
+  results = ResultsDocument::parse({{"results", {entry("ring", "4-4", 8, 1u << 20, 0.01)}}}, "one.json");
   const auto one_size = size_sections(results);
   REQUIRE(one_size.size() == 1);
   CHECK_FALSE(one_size[0].figure);
@@ -198,9 +198,9 @@ TEST_CASE("report: the ring drawn step by step has 4 to 16 ranks when the result
 }
 
 TEST_CASE("report: long placements are named by their node count in legends") {
-  const auto results = parse_results_document(
+  const auto results = ResultsDocument::parse(
       {{"results", {entry("ring", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", 16, 1024, 0.01), entry("ring", "4-3-1", 8, 1024, 0.01)}}},
       "r.json");
-  CHECK(results.entries[0].case_label() == "16 nodes block ring (16 ranks)");
-  CHECK(results.entries[1].case_label() == "4-3-1 block ring (8 ranks)");
+  CHECK(case_label(results.rows[0]) == "16 nodes block ring (16 ranks)");
+  CHECK(case_label(results.rows[1]) == "4-3-1 block ring (8 ranks)");
 }

@@ -1,4 +1,5 @@
 #include "../../sim/results/case_results.h"
+#include "../../sim/results/results_document.h"
 #include "../../sim/results/results_table.h"
 
 #include <doctest/doctest.h>
@@ -21,7 +22,9 @@ TEST_CASE("median of the slowest-rank times and nccl-tests' bandwidths") {
 TEST_CASE("results JSON carries the documented keys and the comparison divides by the first case") {
   CaseResult a{{{{4, 2, 2}, RankOrder::block}, "ring"}, 8, {{64u << 20, {0.1, 0.1, 0.1}, std::nullopt}}};
   CaseResult b{{{{4, 3, 1}, RankOrder::cyclic}, "ring"}, 8, {{64u << 20, {0.3, 0.3, 0.3}, 0}}};
-  const auto json = results_json("simulated", "demo", {a, b});
+  ResultsDocument document;
+  document.rows = result_rows({a, b});
+  const auto json = document.to_json();
   CHECK(json["kind"] == "simulated");
   REQUIRE(json["results"].size() == 2);
   const auto& row = json["results"][1];

@@ -1,4 +1,5 @@
 #include "../../sim/results/case_results.h"
+#include "../../sim/results/results_document.h"
 #include "../../sim/results/results_table.h"
 
 #include <doctest/doctest.h>
@@ -19,7 +20,9 @@ TEST_CASE("results JSON carries traffic (null when uncounted) and the closed for
   CaseResult ring = case_of("ring", TrafficSummary{3u << 19, 3u << 19, 3u << 21, 6});
   ring.sizes[0].closed_form_s = 0.0095;
   ring.cost_model = CostParameters{3e-6, 8e-10, 2.5e-13};
-  const auto json = results_json("simulated", "demo", {ring, case_of("mpi", std::nullopt)});
+  ResultsDocument document;
+  document.rows = result_rows({ring, case_of("mpi", std::nullopt)});
+  const auto json = document.to_json();
   const auto& row = json["results"][0];
   CHECK(row["traffic"]["max_rank_sent_bytes"] == 3u << 19);
   CHECK(row["traffic"]["total_bytes"] == 3u << 21);

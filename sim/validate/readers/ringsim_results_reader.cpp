@@ -1,10 +1,12 @@
-// ringsim's own results JSON ("kind": "simulated" or "measured", README "Results"). Keys this
-// version does not know are ignored, as the schema promises to newer writers.
+// ringsim's own results JSON ("kind": "simulated" or "measured", README "Results"), read by the
+// results' one reader (sim/results/results_document.h): its ring rows become the trace's points.
 #include "../trace_readers.h"
 
 #include "../../common/input_error.h"
 #include "../../common/json_input.h"
+#include "../../results/results_document.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -24,28 +26,14 @@ MeasuredTrace read_ringsim_results(std::string_view text, const std::string& fil
     const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(e.byte, text.size())), '\n'));
     throw InputError(fmt::format("{}:{}: malformed results JSON", file, line));
   }
-  auto fail = [&](const std::string& path, const std::string& message) { throw_input_error(file, path, message); };
-  if (!document.is_object() || !document.contains("results") || !document["results"].is_array())
-    fail("/results", "a ringsim results file has a \"results\" array");
+  const ResultsDocument results = ResultsDocument::parse(document, file);
   MeasuredTrace trace;
   trace.format = "ringsim";
   trace.time_meaning = "time_s: median over iterations of the slowest rank's time";
-  for (std::size_t i = 0; i < document["results"].size(); ++i) {
-    const auto& row = document["results"][i];
-    const std::string path = fmt::format("/results/{}", i);
-    auto text_of = [&](const char* key) {
-      if (!row.contains(key) || !row[key].is_string()) fail(path + "/" + key, "expected a string");
-      return row[key].get<std::string>();
-    };
-    if (!row.contains("bytes") || !row["bytes"].is_number_unsigned()) fail(path + "/bytes", "expected a byte count");
-    if (!row.contains("time_s") || !row["time_s"].is_number() || row["time_s"].get<double>() <= 0)
-      fail(path + "/time_s", "expected a positive time in seconds");
-    if (!row.contains("ranks") || !row["ranks"].is_number_unsigned()) fail(path + "/ranks", "expected a rank count");
-    if (row.value("algorithm", std::string("ring")) != "ring") continue;  // the validator compares the ring
-    trace.points.push_back({row["bytes"].get<std::uint64_t>(), row["time_s"].get<double>(), text_of("placement"),
-                            text_of("order"), row["ranks"].get<int>(), 0});
-  }
-  if (trace.points.empty()) fail("/results", "no ring results");
+  for (const ResultRow& row : results.rows)
+    if (row.algorithm == "ring")  // the validator compares the ring
+      trace.points.push_back({row.bytes, row.time_s, row.placement, row.order, row.ranks, 0});
+  if (trace.points.empty()) throw_input_error(file, "/results", "no ring results");
   return trace;
 }
 

@@ -1,0 +1,31 @@
+// The MPI tags of every algorithm, in one enumeration so that no two algorithms (or two phases of
+// one) share a tag by accident: hierarchical runs the ring and the trees inside one call, and a
+// message of one phase must never match a receive of another.
+#pragma once
+
+namespace ringsim {
+
+// Plain enum: the values are ints, as MPI's tag arguments are. The numbers are the ones each
+// algorithm used before they were gathered here, so runs are unchanged. Keep them below 2^21 - 1,
+// the S4U engine's own barrier tag (sim/engine/s4u/collectives.cpp).
+enum MessageTag : int {
+  kRingScatterTag = 0,          // ring_allreduce: scatter-reduce steps
+  kRingGatherTag = 1,           // ring_allreduce: allgather steps
+  kTreeReduceTag = 20,          // binomial tree: partial sums towards the root
+  kTreeBroadcastTag = 21,       // binomial tree: the result away from the root
+  kDoublingFoldTag = 40,        // recursive doubling: extra ranks fold into the power of two
+  kDoublingExchangeTag = 41,    // recursive doubling: pairwise exchange
+  kDoublingUnfoldTag = 42,      // recursive doubling: the result back to the extra ranks
+  kRabenseifnerFoldTag = 50,      // rabenseifner: fold, the halves the pair swaps
+  kRabenseifnerFoldHalfTag = 51,  // rabenseifner: fold, the half that then moves one way
+  kRabenseifnerHalvingTag = 52,   // rabenseifner: recursive-halving reduce-scatter
+  kRabenseifnerDoublingTag = 53,  // rabenseifner: recursive-doubling allgather
+  kRabenseifnerUnfoldTag = 54,    // rabenseifner: the result back to the extra ranks
+  kBidirScatterTag = 60,        // ring_bidir: scatter-reduce, + 0 right-going ring, + 1 left-going
+  kBidirGatherTag = 62,         // ring_bidir: allgather, + 0 right-going ring, + 1 left-going
+  kPipelinedSegmentTag = 70,    // ring_pipelined: every segment
+  kPushTag = 80,                // parameter_server: shards to their server
+  kPullTag = 81,                // parameter_server: summed shards back
+};
+
+}  // namespace ringsim

@@ -1,0 +1,83 @@
+// The results JSON of README "Results", written by `ringsim run --json` and `ringsim measure --json`
+// and read by `ringsim report` and `ringsim validate`: this type is its only writer and reader.
+// Reading ignores keys it does not know (newer writers may add some) and fills what older or
+// hand-written files leave out; writing keeps the files of every golden byte for byte.
+#pragma once
+
+#include "../model/cost_parameters.h"
+#include "../rank/rank_report.h"
+#include "case_results.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// The slowest rank's time over the timed iterations: "time_stats".
+struct TimeStats {
+  double min = 0;
+  double median = 0;
+  double max = 0;
+
+  bool operator==(const TimeStats&) const = default;
+};
+
+// One case at one size: a row of "results".
+struct ResultRow {
+  std::string placement;           // "4-3-1"
+  std::string order = "block";     // "block" / "cyclic"
+  std::string algorithm = "ring";
+  std::string engine = "smpi";     // what simulated the case; written only when not SMPI
+  std::string variant;             // the scenario variant (what-if model); "" without variants
+  int ranks = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t iterations = 0;    // timed iterations
+  double time_s = 0;               // median over iterations of the slowest rank's time
+  double algbw_GBps = 0;
+  double busbw_GBps = 0;
+  TimeStats time_stats;
+  std::optional<long long> wrong;             // null: buffers were not checked
+  std::optional<TrafficSummary> traffic;      // null: not counted (the library's allreduce)
+  std::optional<double> closed_form_s;        // the algorithm's closed form, when it applies
+  std::optional<CostParameters> cost_model;   // alpha, beta, gamma the closed form was evaluated with
+
+  bool operator==(const ResultRow&) const = default;
+};
+
+// A scenario variant's name and model: an element of "variants".
+struct VariantModel {
+  std::string name;
+  nlohmann::json model;
+
+  bool operator==(const VariantModel&) const = default;
+};
+
+struct ResultsDocument {
+  std::string kind = "simulated";  // "simulated" or "measured"
+  std::string scenario;            // the scenario's name ("" when absent)
+  nlohmann::json model;            // a scenario without variants: its model settings; else null
+  std::vector<VariantModel> variants;  // a scenario with variants: each one's model
+  nlohmann::json source;           // measured: where and how (hosts, MPI, commands); else null
+  std::vector<ResultRow> rows;     // "results"
+  std::vector<std::string> findings;
+
+  bool operator==(const ResultsDocument&) const = default;
+
+  nlohmann::json to_json() const;
+  // Writes to_json() (2-space indent, final newline) to FILE atomically.
+  void save(const std::filesystem::path& file) const;
+
+  // Throws InputError naming FILE (and the JSON path) when DOCUMENT is not a results JSON with results.
+  static ResultsDocument parse(const nlohmann::json& document, const std::string& file);
+  // Reads and parses FILE; throws InputError when it is missing, malformed or not a results JSON.
+  static ResultsDocument load(const std::filesystem::path& file);
+};
+
+// One row per case and size, in order; VARIANT names the scenario variant the cases ran under.
+std::vector<ResultRow> result_rows(const std::vector<CaseResult>& cases, const std::string& variant = "");
+
+}  // namespace ringsim

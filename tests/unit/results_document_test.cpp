@@ -1,0 +1,160 @@
+// The results JSON's one writer and reader (sim/results/results_document.h) and the rank report's
+// schema (sim/rank/rank_report.h): what is written reads back equal, and files of earlier versions
+// still read (the flagship's, byte for byte when written again).
+#include "../../sim/common/input_error.h"
+#include "../../sim/common/json_input.h"
+#include "../../sim/results/results_document.h"
+#include "../../sim/validate/trace_readers.h"
+#include "temp_files.h"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+
+using namespace ringsim;
+
+namespace {
+
+// Every key the writer knows, with both forms of the optional ones.
+ResultsDocument every_field() {
+  ResultsDocument document;
+  document.kind = "simulated";
+  document.scenario = "round trip";
+  document.variants = {{"1 Gbps", {{"nic_bandwidth", "1Gbps"}}}, {"10 Gbps", {{"nic_bandwidth", "10Gbps"}}}};
+  document.findings = {"4-3-1 block takes 1.50x the time of 4-2-2 block at 64MiB."};
+  CaseResult ring{{{{4, 3, 1}, RankOrder::cyclic}, "ring", "s4u"}, 8, {{64u << 20, {0.3, 0.1, 0.2}, 0}}};
+  ring.sizes[0].traffic = TrafficSummary{7u << 23, 7u << 23, 7u << 26, 14};
+  ring.sizes[0].closed_form_s = 0.125;
+  ring.cost_model = CostParameters{3e-6, 8e-10, 2.5e-13};
+  const CaseResult library{{{{4, 2, 2}, RankOrder::block}, "mpi"}, 8, {{1u << 10, {1e-5}, std::nullopt}}};
+  document.rows = result_rows({ring, library}, "1 Gbps");
+  for (ResultRow& row : result_rows({library}, "10 Gbps")) document.rows.push_back(row);
+  return document;
+}
+
+std::string file_text(const std::filesystem::path& file) { return read_input_file(file); }
+
+}  // namespace
+
+TEST_CASE("results document: rows are computed from the cases") {
+  const ResultsDocument document = every_field();
+  REQUIRE(document.rows.size() == 3);
+  const ResultRow& ring = document.rows[0];
+  CHECK(ring.placement == "4-3-1");
+  CHECK(ring.order == "cyclic");
+  CHECK(ring.engine == "s4u");
+  CHECK(ring.iterations == 3);
+  CHECK(ring.time_s == 0.2);  // the median of 0.3, 0.1, 0.2
+  CHECK(ring.time_stats == TimeStats{0.1, 0.2, 0.3});
+  CHECK(ring.algbw_GBps == doctest::Approx((64u << 20) / 0.2 / 1e9));
+  CHECK(ring.busbw_GBps == doctest::Approx(ring.algbw_GBps * 2 * 7 / 8));
+  CHECK(document.rows[1].traffic == std::nullopt);
+  CHECK(document.rows[2].variant == "10 Gbps");
+}
+
+TEST_CASE("results document: what is written reads back equal, and writes the same text again") {
+  const ResultsDocument written = every_field();
+  const nlohmann::json json = written.to_json();
+  CHECK(json.at("results")[0].at("engine") == "s4u");
+  CHECK_FALSE(json.at("results")[1].contains("engine"));  // SMPI goes unsaid
+  CHECK_FALSE(json.contains("model"));
+  CHECK_FALSE(json.contains("source"));
+  const ResultsDocument read = ResultsDocument::parse(nlohmann::json::parse(json.dump(2)), "r.json");
+  CHECK(read == written);
+  CHECK(read.to_json().dump(2) == json.dump(2));
+
+  ResultsDocument measured;
+  measured.kind = "measured";
+  measured.source = {{"mode", "emulated"}, {"hosts", {"h0", "h1"}}};
+  measured.model = nullptr;
+  measured.rows = {written.rows[1]};
+  measured.rows[0].variant.clear();
+  CHECK(ResultsDocument::parse(measured.to_json(), "m.json") == measured);
+}
+
+TEST_CASE("results document: the flagship's results JSON of the main branch reads and is written byte for byte") {
+  // tests/fixtures/results/flagship.json: `ringsim run scenarios/locality-4-2-2-vs-4-3-1.json --json`
+  // on main before the results had one reader (the integrator's reference).
+  const std::filesystem::path file = RINGSIM_SOURCE_DIR "/tests/fixtures/results/flagship.json";
+  const ResultsDocument flagship = ResultsDocument::load(file);
+  CHECK(flagship.kind == "simulated");
+  CHECK(flagship.scenario == "locality-4-2-2-vs-4-3-1");
+  REQUIRE(flagship.rows.size() == 40);
+  CHECK(flagship.variants.size() == 2);
+  CHECK_FALSE(flagship.findings.empty());
+  for (const ResultRow& row : flagship.rows) {
+    CAPTURE(row.placement);
+    CHECK(row.time_stats.median == row.time_s);
+    CHECK(row.busbw_GBps == doctest::Approx(busbw_GBps(row.bytes, row.time_s, row.ranks)));
+    CHECK(row.traffic.has_value());
+  }
+  CHECK(flagship.to_json().dump(2) + "\n" == file_text(file));
+
+  // And the report's fixture (a scenario without variants: "model" at the top).
+  const std::filesystem::path report = RINGSIM_SOURCE_DIR "/tests/fixtures/report/results.json";
+  const ResultsDocument report_results = ResultsDocument::load(report);
+  CHECK_FALSE(report_results.model.is_null());
+  CHECK(report_results.to_json().dump(2) + "\n" == file_text(report));
+}
+
+TEST_CASE("results document: the committed measured traces, from a writer without traffic counts, read") {
+  int traces = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(RINGSIM_SOURCE_DIR "/validate/traces/emulated")) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().string());
+    ++traces;
+    const ResultsDocument measured = ResultsDocument::load(entry.path());
+    CHECK(measured.kind == "measured");
+    CHECK(measured.source.at("mode") == "emulated");
+    REQUIRE_FALSE(measured.rows.empty());
+    CHECK_FALSE(measured.rows[0].traffic);
+    CHECK(measured.rows[0].iterations >= 3);
+  }
+  CHECK(traces > 0);
+}
+
+TEST_CASE("results document: bad rows are errors naming the file and the JSON path") {
+  nlohmann::json json = every_field().to_json();
+  json["results"][1]["ranks"] = "eight";
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json, "r.json")) == "r.json: /results/1/ranks: unexpected \"eight\"");
+  json = every_field().to_json();
+  json["results"][0]["traffic"].erase("max_rank_sent_bytes");
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json, "r.json")) == "r.json: /results/0/traffic: missing \"max_rank_sent_bytes\"");
+  json = every_field().to_json();
+  json["results"][2]["time_s"] = 0;
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json, "r.json")) == "r.json: /results/2: ranks, bytes and time_s must be positive");
+  json = every_field().to_json();
+  json["findings"] = "none";
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json, "r.json")).starts_with("r.json: /findings: unexpected"));
+}
+
+TEST_CASE("results document: the validator reads the ring rows of a results JSON through it") {
+  const std::filesystem::path file = RINGSIM_SOURCE_DIR "/tests/fixtures/results/flagship.json";
+  const MeasuredTrace trace = read_ringsim_results(file_text(file), file.string());
+  CHECK(trace.points.size() == 40);  // every row of the flagship runs the ring
+  CHECK(trace.points[0].placement == "4-2-2");
+  CHECK(trace.points[0].ranks == 8);
+  const std::string no_ring = every_field().to_json().dump();  // rows of "ring" and "mpi"
+  CHECK(read_ringsim_results(no_ring, "r.json").points.size() == 1);
+}
+
+TEST_CASE("rank report: what the rank program writes, the launcher reads back equal") {
+  RankReport report{"ring", 8, true, {}};
+  report.sizes.push_back({1024, {0.5, 0.25}, 0, TrafficSummary{1792, 1792, 14336, 14}});
+  report.sizes.push_back({4096, {1.0}, std::nullopt, std::nullopt});
+  const nlohmann::json json = rank_report_json(report);
+  CHECK(json.at("sizes")[0].at("count") == 256);
+  CHECK(json.at("sizes")[1].at("wrong").is_null());
+  CHECK(json.at("sizes")[1].at("traffic").is_null());
+  const RankReport read = parse_rank_report(nlohmann::json::parse(json.dump(1)));
+  CHECK(read.algorithm == "ring");
+  CHECK(read.ranks == 8);
+  CHECK(read.smpi);
+  REQUIRE(read.sizes.size() == 2);
+  CHECK(read.sizes[0].times_s == std::vector<double>{0.5, 0.25});
+  CHECK(read.sizes[0].wrong == 0);
+  CHECK(read.sizes[0].traffic == TrafficSummary{1792, 1792, 14336, 14});
+  CHECK_FALSE(read.sizes[1].wrong);
+  CHECK_FALSE(read.sizes[1].traffic);
+  CHECK(rank_report_json(read) == json);
+  CHECK_THROWS_AS(parse_rank_report({{"algorithm", "ring"}, {"ranks", 8}}), nlohmann::json::exception);
+}
