@@ -150,7 +150,7 @@ TEST_CASE("ideal model: hierarchical on 4 nodes x 4 ranks is within 3 percent of
   CHECK_FALSE(row_for(results, "mpi", 16).contains("closed_form_s"));
 }
 
-TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol, with 3 channels and several loops") {
+TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol with 3 channels and several loops") {
   TempDir dir;
   auto topology = dir.write("five.json", kFiveNodeTopology);
   // Simple with a 64 KiB NCCL_BUFFSIZE: 8 KiB chunks, so 1 MiB on few ranks takes several loops.
@@ -168,7 +168,7 @@ TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol, with 3 chan
   }
 }
 
-TEST_CASE("nccl_ring's traffic: the ring's 2(N-1)/N S per rank in Simple, twice that in LL (its flags)") {
+TEST_CASE("nccl_ring's traffic: the ring's 2(N-1)/N S per rank in Simple twice that in LL (its flags)") {
   TempDir dir;
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
   std::string text = scenario(topology, R"(["1-1-1-1-1-1-1-1"])", R"(["nccl_ring"])", "[1048576]", "{}", 0);
@@ -189,7 +189,7 @@ TEST_CASE("nccl_ring's traffic: the ring's 2(N-1)/N S per rank in Simple, twice 
   }
 }
 
-TEST_CASE("ideal model: nccl_ring is within 1 percent of NCCL's own time model at 64 MiB for N = 8, 16 and 32") {
+TEST_CASE("ideal model: nccl_ring is within 1 percent of NCCL's own time model at 64 MiB for N = 8 16 and 32") {
   TempDir dir;
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
   const std::string placements = R"(["1-1-1-1-1-1-1-1", "2-2-2-2-2-2-2-2", "4-4-4-4-4-4-4-4"])";
@@ -206,7 +206,7 @@ TEST_CASE("ideal model: nccl_ring is within 1 percent of NCCL's own time model a
   CHECK(read_text(dir.path() / "table.txt").find("nccl model(us)") != std::string::npos);
 }
 
-TEST_CASE("flagship topology: nccl_ring takes as long in cyclic as in block order, unlike the MPI ring") {
+TEST_CASE("flagship topology: nccl_ring takes as long in cyclic as in block order unlike the MPI ring") {
   TempDir dir;
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
   const std::string placements =

@@ -54,7 +54,7 @@ TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, 
         "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u");
 }
 
-TEST_CASE("nccl: the model key is read strictly, kept only when given, and errors name file and path") {
+TEST_CASE("nccl: the model key is read strictly kept only when given and errors name file and path") {
   CHECK_FALSE(ModelSettings{}.to_json().contains("nccl"));  // goldens print the model: absent stays absent
   const ModelSettings model = read_model(
       nlohmann::json::parse(R"({"nccl": {"version": "2.23.4", "channels": 4, "protocol": "LL", "buffsize": "8MiB"}})"), "s.json",

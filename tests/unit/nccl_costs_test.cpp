@@ -25,7 +25,7 @@ double microseconds(const NcclPrediction& p) { return p.time_s * 1e6; }
 
 }  // namespace
 
-TEST_CASE("NCCL 2.18, Simple, 4-3-1 on 10 GbE: 8.4 + 8 x 5.7 + 2 x 3 x 9.6 us, x 1.9, plus S / (1.25 GB/s x 8/14)") {
+TEST_CASE("NCCL 2.18 Simple 4-3-1 on 10 GbE: 8.4 + 8 x 5.7 + 2 x 3 x 9.6 us x 1.9 plus S / (1.25 GB/s x 8/14)") {
   const NcclPrediction p = nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 64u << 20);
   CHECK(p.latency_s * 1e6 == doctest::Approx(111.6 * 1.9));
   CHECK(p.algbw_Bps == doctest::Approx(1.25e9 * 8 / 14));
@@ -34,7 +34,7 @@ TEST_CASE("NCCL 2.18, Simple, 4-3-1 on 10 GbE: 8.4 + 8 x 5.7 + 2 x 3 x 9.6 us, x
   CHECK(nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 4096).latency_s * 1e6 == doctest::Approx(111.6));
 }
 
-TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps; 2.12-2.22 count 2 x nodes") {
+TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps and 2.12-2.22 count 2 x nodes") {
   CHECK(nccl_ring_time(pcie_case(2, 7, 8, 3), NcclProtocol::simple, 64u << 20).latency_s * 1e6 ==
         doctest::Approx((8.4 + 10 * 5.7 + 4 * 9.6) * 1.9));
   // 2.20: base 8.4, PCIe hop 5.7 (above the 3 us network overhead), network hop 14, x 1.4 on Ampere
@@ -47,7 +47,7 @@ TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps; 2.12-2.22 count 2 x nodes")
   CHECK(nccl_ring_time(volta, NcclProtocol::simple, 1u << 20).latency_s * 1e6 == doctest::Approx(245.8 * 1.9));
 }
 
-TEST_CASE("NCCL 2.23, LL, one rank per node: the tree's network hop (5 us) and LL at half the bus bandwidth") {
+TEST_CASE("NCCL 2.23 LL one rank per node: the tree's network hop (5 us) and LL at half the bus bandwidth") {
   const NcclPrediction p = nccl_ring_time(pcie_case(2, 23, 32, 32), NcclProtocol::ll, 1024);
   CHECK(p.latency_s * 1e6 == doctest::Approx(6.6 + 62 * 5.0));
   CHECK(p.algbw_Bps == doctest::Approx(0.625e9 * 32 / 62));
@@ -56,7 +56,7 @@ TEST_CASE("NCCL 2.23, LL, one rank per node: the tree's network hop (5 us) and L
   CHECK(nccl_ring_time(pcie_case(2, 20, 32, 32), NcclProtocol::ll, 1024).algbw_Bps == doctest::Approx(0.3125e9 * 32 / 62));
 }
 
-TEST_CASE("auto picks LL for small sizes and Simple for large ones; LL128 only inside an NVLink node") {
+TEST_CASE("auto picks LL for small sizes and Simple for large ones and LL128 only inside an NVLink node") {
   const NcclCase flagship = pcie_case(2, 18, 8, 3);
   // LL at 4 KiB: 3.6 + 8 x 1.0 x 1.8 + 6 x 2.7 = 34.2 us + 4096 B / (0.3125 GB/s x 8/14).
   const NcclPrediction small = nccl_predict(flagship, NcclProtocol::auto_choice, 4096);
@@ -71,7 +71,7 @@ TEST_CASE("auto picks LL for small sizes and Simple for large ones; LL128 only i
   CHECK(nccl_predict(flagship, NcclProtocol::ll, 64u << 20).protocol == NcclProtocol::ll);
 }
 
-TEST_CASE("channels: twice what the search finds, one per NIC across nodes; the bus bandwidth is the search's") {
+TEST_CASE("channels: twice what the search finds one per NIC across nodes and the bus bandwidth is the search's") {
   NcclTopologyFacts facts;
   facts.nic_bandwidth_Bps = kTenGbE;
   facts.nics = 1;
