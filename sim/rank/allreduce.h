@@ -54,6 +54,7 @@ class StepLog {
     if (enabled_) events_.push_back(event);
   }
   void clear() { events_.clear(); }
+  bool enabled() const { return enabled_; }  // lets algorithms skip clock reads nobody records
   const std::vector<StepEvent>& events() const { return events_; }
 
  private:

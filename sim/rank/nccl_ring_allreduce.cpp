@@ -4,8 +4,9 @@
 // C channels each run the ring on their own share of the buffer. A channel walks its share in loops
 // of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends, ops 1..2N-3 receive, add or
 // copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
-// has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection:
-// receives are posted that many steps ahead and a send waits for the one that many steps before it.
+// has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
+// (receives are posted that many steps ahead); as over NCCL's socket transport, one socket per
+// channel carries its sends one after the other.
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
@@ -110,7 +111,9 @@ class Channel {
       if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return &recvs_[item.recv];
       if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
         return &sends_[item.overwritten_send];
-      if (item.send >= slots_ && sends_[item.send - slots_] != MPI_REQUEST_NULL) return &sends_[item.send - slots_];
+      // One socket per channel: the proxy sends a channel's steps one after the other (which also
+      // keeps a send within NCCL_STEPS of the slot it waits for).
+      if (item.send >= 1 && sends_[item.send - 1] != MPI_REQUEST_NULL) return &sends_[item.send - 1];
       if (item.recv >= 0) consume(item);
       if (item.send >= 0) send(item);
       ++next_;
@@ -177,7 +180,7 @@ class Channel {
     // The k-th received slice is the k-th item that receives; items are in stream order.
     while (items_[recv_lookup_].recv != k) ++recv_lookup_;
     const Item& item = items_[recv_lookup_];
-    recv_posted_s_[k] = MPI_Wtime();
+    if (ctx_.log.enabled()) recv_posted_s_[k] = MPI_Wtime();
     ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &recvs_[k]);
   }
 
@@ -185,9 +188,10 @@ class Channel {
     float* target = data_ + item.piece.start;
     if (reduces(item.op)) ctx_.kernels.sum_into(target, receive_slot(item.recv), item.piece.length);
     else ctx_.kernels.copy(target, receive_slot(item.recv), item.piece.length);
-    ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
-                     wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[item.recv],
-                     MPI_Wtime()});
+    if (ctx_.log.enabled())
+      ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
+                       wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[item.recv],
+                       MPI_Wtime()});
     if (item.recv + slots_ < recv_count_) post_receive(item.recv + slots_);
   }
 
