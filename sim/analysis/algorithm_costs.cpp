@@ -148,3 +148,165 @@ std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes,
 }
 
 }  // namespace ringsim
+
+// ---- NCCL's time model of its ring (tuning.cc), per version ----------------------------------------
+namespace ringsim {
+namespace {
+
+constexpr int kLL = 0, kLL128 = 1, kSimple = 2;
+
+int protocol_index(NcclProtocol protocol) {
+  return protocol == NcclProtocol::ll ? kLL : protocol == NcclProtocol::ll128 ? kLL128 : kSimple;
+}
+
+// The ring's constants of one era of tuning.cc, in microseconds. Read in NCCL's sources at 2.7.5,
+// a 2.17 tree, 2.20.3 and a 2.23+ tree; the boundaries between those are the releases that changed them.
+struct RingConstants {
+  double base[3];
+  double nvlink[3];
+  double pcie[3];
+  double net[3];
+  double net_tree[3];       // 2.23+: with one rank per node the network hop is the tree's
+  bool inter_steps_2n;      // 2.12-2.22 count 2 x nodes network steps, others 2 x (nodes - 1)
+  bool ll_intra_slower;     // before 2.19: LL's intra-node hop x 1.8 on several nodes
+  bool net_overhead;        // 2.19+: every hop of a multi-node ring costs at least the proxy's post (1 us, x3 Simple)
+  bool plateau_per_channel; // 2.19+: the plateau applies from 64 bytes per channel and rank (else nRanks/16 x 64 KiB)
+  bool ll128_one_per_node_slower;  // before 2.23: LL128 x 0.7 instead of 0.92 with under 2 ranks per node
+};
+
+constexpr RingConstants kNccl27{{3.6, 10.0, 8.4}, {.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}, {2.7, 4.0, 9.6},
+                                false, true, false, false, true};
+constexpr RingConstants kNccl212{{3.6, 10.0, 8.4}, {.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}, {2.7, 4.0, 9.6},
+                                 true, true, false, false, true};
+constexpr RingConstants kNccl219{{6.6, 14.0, 8.4}, {.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}, {2.7, 4.0, 14.0},
+                                 true, false, true, true, true};
+constexpr RingConstants kNccl223{{6.6, 14.0, 8.4}, {.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}, {5.0, 8.5, 14.0},
+                                 false, false, true, true, false};
+
+const RingConstants& constants_of(const NcclVersion& v) {
+  if (v.at_least(2, 23)) return kNccl223;
+  if (v.at_least(2, 19)) return kNccl219;
+  if (v.at_least(2, 12)) return kNccl212;
+  return kNccl27;
+}
+
+// LL's bus bandwidth factor: 1/4 before 2.21 (the flag halves the payload, the polling halves again), 1/2 after.
+double ll_factor(const NcclVersion& v) { return v.at_least(2, 21) ? 0.5 : 0.25; }
+
+// Per-channel caps in GB/s (llMaxBws, ll128 per-channel maxima) for Intel hosts, by GPU generation.
+int generation(int compute_capability) { return compute_capability >= 90 ? 2 : compute_capability >= 80 ? 1 : 0; }
+
+double ll_max_GBps(const NcclCase& c) {
+  const int by_nodes = c.nodes <= 2 ? c.nodes - 1 : 2;
+  const int row = c.nodes == 1 ? generation(c.compute_capability) : 0;  // across nodes: the CPU's row (Intel)
+  static constexpr double before_223[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}};
+  static constexpr double since_223[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}};
+  return (c.version.at_least(2, 23) ? since_223 : before_223)[row][by_nodes];
+}
+
+double ll128_max_GBps_per_channel(const NcclCase& c) {
+  if (!c.version.at_least(2, 12)) return 16.7;  // 2.7's ll128MaxBwPerCh for allreduce
+  return generation(c.compute_capability) == 2 ? 36.7 : 20.0;
+}
+
+}  // namespace
+
+NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
+  const RingConstants& k = constants_of(c.version);
+  const int p = protocol_index(protocol);
+  const double steps = 2.0 * (c.ranks - 1);
+  const double ppn = static_cast<double>(c.ranks) / c.nodes;
+  // Bandwidth, GB/s: the search's channels at its per-channel bandwidth, then the protocol's factor.
+  double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
+  if (p == kLL) {
+    bus_GBps *= ll_factor(c.version);
+    if (c.version.at_least(2, 12)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // no cap in 2.7
+  }
+  if (p == kLL128)
+    bus_GBps = std::min(bus_GBps * (k.ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
+                        c.search_channels * ll128_max_GBps_per_channel(c));
+  const double algbw_GBps = bus_GBps * c.ranks / steps;
+  // Latency, us.
+  double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
+  double inter = (ppn == 1 ? k.net_tree : k.net)[p];
+  if (c.nodes == 1) inter = intra;
+  if (k.ll_intra_slower && c.nodes > 1 && p == kLL) intra *= 1.8;
+  if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kSimple ? 3.0 : 1.0);
+  const double inter_steps = c.nodes == 1 ? 0 : k.inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
+  double latency_us = k.base[p] + (steps - inter_steps) * intra + inter_steps * inter;
+  if (p == kSimple && c.nodes > 1) {
+    const double b = static_cast<double>(bytes);
+    const bool plateau = k.plateau_per_channel ? b / (static_cast<double>(c.channels) * c.ranks) >= 64
+                                               : b >= c.ranks / 16.0 * 65536;
+    const double factor = k.plateau_per_channel ? (c.compute_capability < 80 ? 1.9 : 1.4)
+                                                : (c.compute_capability < 90 ? 1.9 : 1.5);
+    if (plateau) latency_us *= c.version.at_least(2, 12) ? factor : 1.9;
+  }
+  NcclPrediction prediction;
+  prediction.protocol = protocol;
+  prediction.latency_s = latency_us * 1e-6;
+  prediction.algbw_Bps = algbw_GBps * 1e9;
+  prediction.time_s = prediction.latency_s + static_cast<double>(bytes) / prediction.algbw_Bps;
+  return prediction;
+}
+
+bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
+  if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
+  const int cc = c.compute_capability;
+  return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);
+}
+
+NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes) {
+  if (requested != NcclProtocol::auto_choice) return nccl_ring_time(c, requested, bytes);
+  NcclPrediction best = nccl_ring_time(c, NcclProtocol::simple, bytes);
+  for (NcclProtocol candidate : {NcclProtocol::ll, NcclProtocol::ll128})
+    if (nccl_protocol_enabled(c, candidate))
+      if (NcclPrediction t = nccl_ring_time(c, candidate, bytes); t.time_s < best.time_s) best = t;
+  return best;
+}
+
+NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
+  NcclTopologyFacts facts;
+  bool first = true;
+  for (const RackSpec& rack : topology.racks)
+    for (const NodeSpec& node : rack.nodes) {
+      if (first || node.nic.bandwidth_Bps * node.nics < facts.nic_bandwidth_Bps * facts.nics) {
+        facts.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
+        facts.nics = node.nics;
+      }
+      if (first || node.intra.bandwidth_Bps < facts.intra_bandwidth_Bps) facts.intra_bandwidth_Bps = node.intra.bandwidth_Bps;
+      facts.nvlink = (first || facts.nvlink) && node.intra_kind == IntraKind::nvlink;
+      first = false;
+    }
+  return facts;
+}
+
+NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts, int ranks, int nodes) {
+  NcclCase c;
+  c.version = settings.version;
+  c.compute_capability = settings.compute_capability;
+  c.ranks = ranks;
+  c.nodes = std::max(1, nodes);
+  c.nvlink = facts.nvlink;
+  // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one node one
+  // channel at the intra-node rate. The communicator then doubles the channels (connect.cc).
+  c.search_channels = c.nodes > 1 ? std::max(1, facts.nics) : 1;
+  c.channel_bandwidth_Bps = c.nodes > 1 ? facts.nic_bandwidth_Bps : facts.intra_bandwidth_Bps;
+  c.channels = settings.channels.value_or(std::min(2 * c.search_channels, kNcclMaxChannels));
+  return c;
+}
+
+std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement) {
+  if (!model.nccl_facts) return std::nullopt;
+  const int nodes = static_cast<int>(std::count_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(),
+                                                   [](int ranks) { return ranks > 0; }));
+  return nccl_case(model.effective_nccl(), *model.nccl_facts, placement.total_ranks(), nodes);
+}
+
+NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {
+  const NcclProtocol requested = model.effective_nccl().protocol;
+  if (requested != NcclProtocol::auto_choice) return requested;
+  return c ? nccl_predict(*c, requested, bytes).protocol : NcclProtocol::simple;
+}
+
+}  // namespace ringsim

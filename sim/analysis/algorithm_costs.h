@@ -6,6 +6,9 @@
 #pragma once
 
 #include "../model/cost_parameters.h"
+#include "../model/model_settings.h"
+#include "../model/nccl_settings.h"
+#include "../model/placement.h"
 #include "../platform/topology.h"
 
 #include <cstdint>
@@ -43,5 +46,54 @@ std::optional<CostParameters> intra_node_cost_parameters(const Topology& topolog
                                                          const std::vector<std::string>& hosts);
 std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes, const Topology& topology,
                                                          const std::vector<std::string>& hosts);
+
+// NCCL's own time model of its ring allreduce (src/graph/tuning.cc: ncclTopoTuneModel and
+// ncclTopoGetAlgoTime), per version: time = latency + bytes / algorithm bandwidth, with
+//   latency = base + (steps - inter-node steps) x intra-node hop + inter-node steps x network hop,
+//   times a "plateau" factor for Simple on several nodes, and
+//   algorithm bandwidth = bus bandwidth x protocol factor x N / (2(N-1)).
+// One nccl_ring case as that model sees it:
+struct NcclCase {
+  NcclVersion version;
+  int compute_capability = 80;
+  int ranks = 1;
+  int nodes = 1;
+  int search_channels = 1;          // the ring channels NCCL's topology search finds (graph->nChannels)
+  double channel_bandwidth_Bps = 0;  // the search's bandwidth per channel (graph->bwInter / bwIntra)
+  int channels = 2;                 // what the communicator runs (comm->nChannels): twice the search's
+  bool nvlink = false;              // intra-node hops are NVLink (else PCIe)
+};
+
+struct NcclPrediction {
+  NcclProtocol protocol = NcclProtocol::simple;
+  double latency_s = 0;
+  double algbw_Bps = 0;  // bytes per second of buffer
+  double time_s = 0;
+};
+
+// NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
+NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
+
+// Whether NCCL enables PROTOCOL without NCCL_PROTO: LL128 only inside one NVLink node of Volta,
+// Ampere or Hopper GPUs (tuning.cc enables it elsewhere only with GPUDirect NICs, never over sockets).
+bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol);
+
+// REQUESTED, or with auto_choice the enabled protocol NCCL's model predicts fastest (as NCCL picks).
+NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
+
+// What NCCL's search would find on TOPOLOGY (per node, the slowest node's).
+NcclTopologyFacts nccl_topology_facts(const Topology& topology);
+
+// The case of RANKS ranks on NODES nodes under SETTINGS: channels default to twice the search's
+// (one search channel per NIC across nodes, one inside a single node).
+NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts, int ranks, int nodes);
+
+// The same for PLACEMENT under MODEL (its "nccl" settings and the platform's facts, model.nccl_facts);
+// nullopt without facts (a hand-written SimGrid XML platform).
+std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement);
+
+// What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when
+// there is no NCCL case to choose with).
+NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes);
 
 }  // namespace ringsim

@@ -25,10 +25,17 @@ std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_
 }  // namespace
 
 void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
-                     const ClusterLayout& layout) {
+                     const ClusterLayout& layout, const ModelSettings& model) {
   for (CaseResult& result : results) {
     const std::vector<std::string> hosts = hosts_of_ranks(result.spec.placement, layout);
     result.cost_model = cost_parameters(routes, topology, hosts);
+    if (result.spec.algorithm == "nccl_ring") {
+      // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction.
+      const std::optional<NcclCase> nccl = nccl_case_of(model, result.spec.placement);
+      for (SizeResult& size : result.sizes)
+        if (nccl) size.closed_form_s = nccl_predict(*nccl, nccl_protocol_at(model, nccl, size.bytes), size.bytes).time_s;
+      continue;
+    }
     for (SizeResult& size : result.sizes) size.closed_form_s = closed_form_of_case(result, size.bytes, topology, routes, hosts);
   }
 }

@@ -58,6 +58,14 @@ PlacementAnalysis analyze_placement(const Platform& platform, const ModelSetting
   analysis.bottleneck = find_bottleneck(analysis.ring);
   analysis.nodes_visited = nodes_in_ring_order(layout, analysis.hosts);
   for (auto bytes : request.sizes) analysis.predicted.push_back({bytes, predicted_ring_time(analysis.ring, bytes, gpu_speed)});
+  if (model.nccl && platform.topology) {
+    ModelSettings with_facts = model;
+    with_facts.nccl_facts = nccl_topology_facts(model.shape(*platform.topology));
+    analysis.nccl = nccl_case_of(with_facts, placement);
+    for (auto bytes : request.sizes)
+      analysis.nccl_predicted.push_back(
+          {bytes, nccl_predict(*analysis.nccl, nccl_protocol_at(with_facts, analysis.nccl, bytes), bytes)});
+  }
   return analysis;
 }
 

@@ -5,6 +5,7 @@
 
 #include "../model/model_settings.h"
 #include "../model/placement.h"
+#include "algorithm_costs.h"
 #include "ring_analysis.h"
 
 #include <cstdint>
@@ -35,6 +36,12 @@ struct PredictedTime {
   double time_s = 0;
 };
 
+// NCCL's own prediction of its ring (algorithm_costs.h) at one size, with the protocol it runs.
+struct NcclPredictedTime {
+  std::uint64_t bytes = 0;
+  NcclPrediction prediction;
+};
+
 struct PlacementAnalysis {
   std::vector<std::string> hosts;          // host of each rank, in rank order (the optimized one's)
   std::vector<std::string> nodes_visited;  // the nodes in ring order, runs written once: "node0 x4"
@@ -42,6 +49,9 @@ struct PlacementAnalysis {
   Bottleneck bottleneck;
   std::optional<OptimizedOrderGain> optimized;  // set with request.optimized
   std::vector<PredictedTime> predicted;         // per requested size, in request order
+  // With a model key "nccl" on a compact topology: NCCL's time model of nccl_ring, per requested size.
+  std::optional<NcclCase> nccl;
+  std::vector<NcclPredictedTime> nccl_predicted;
 };
 
 // Throws InputError when MODEL does not fit PLATFORM or the placement does not fit its layout.

@@ -1,5 +1,6 @@
 #include "variant_plan.h"
 
+#include "algorithm_costs.h"
 #include "optimized_order.h"
 #include "platform_routes.h"
 
@@ -15,13 +16,15 @@ VariantPlan plan_variant(const Scenario& scenario, const Platform& platform, con
     return plan;
   }
   plan.shaped = scenario.model.shape(*platform.topology);
+  Scenario with_facts = scenario;
+  with_facts.model.nccl_facts = nccl_topology_facts(*plan.shaped);  // nccl_ring's defaults and protocol choice
   const PlatformModel model = scenario.model.platform_model();
   plan.routes = routes_under_model(*plan.shaped, model, where);
   // The cost models read the links alone; without a stack or background they are the same routes.
   const bool links_alone = !model.process_stack && !model.nic_half_duplex && model.background.empty();
   if (links_alone) plan.cost_routes = plan.routes;
   else plan.cost_routes = routes_under_model(*plan.shaped, PlatformModel{}, where);
-  plan.scenario = with_optimized_orders(scenario, platform.layout, *plan.routes);
+  plan.scenario = with_optimized_orders(with_facts, platform.layout, *plan.routes);
   return plan;
 }
 

@@ -31,6 +31,9 @@ A model file's process_stack, nic_sharing and background (README, "Model setting
 as in ringsim run; a process stack appears as a link of its own, "<host>-stack". A hand-written SimGrid
 XML platform is analyzed on the routes SimGrid itself computes (nodes and slots as ringsim run sees them).
 
+With a model key "nccl" (README, "Model settings") on a compact topology, a second prediction follows:
+NCCL's own time model of its ring (nccl_ring) for that version, with the protocol NCCL would choose.
+
 --order optimized searches the rank order that minimises the predicted time at the largest size
 (local search from the cyclic order and from the hosts grouped by node) and reports its gain over
 block and cyclic order.
@@ -91,6 +94,17 @@ void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& plac
   for (const PredictedTime& predicted : analysis.predicted)
     fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", predicted.bytes, predicted.time_s * 1e6,
                busbw_GBps(predicted.bytes, predicted.time_s, static_cast<int>(hosts.size())));
+  if (const auto& nccl = analysis.nccl) {
+    fmt::print("# NCCL {}.{}'s own model of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
+               "node-contiguous ring whatever the rank order\n",
+               nccl->version.major, nccl->version.minor, nccl->ranks, nccl->nodes, nccl->channels, nccl->search_channels,
+               gbits(nccl->channel_bandwidth_Bps));
+    fmt::print("#{:>11} {:>9} {:>16} {:>12} {:>12}\n", "size", "protocol", "nccl model(us)", "latency(us)", "busbw(GB/s)");
+    for (const NcclPredictedTime& p : analysis.nccl_predicted)
+      fmt::print(" {:>11} {:>9} {:>16.2f} {:>12.2f} {:>12.3f}\n", p.bytes, protocol_name(p.prediction.protocol),
+                 p.prediction.time_s * 1e6, p.prediction.latency_s * 1e6,
+                 busbw_GBps(p.bytes, p.prediction.time_s, static_cast<int>(hosts.size())));
+  }
 }
 
 // Built only for --json: 65,536 ranks give 131,073 link rows.
@@ -106,6 +120,10 @@ nlohmann::json analysis_json(const PlacementAnalysis& analysis, const PlacementS
       {"ranks", analysis.hosts.size()}, {"hosts", analysis.hosts}, {"links", links},
       {"bottleneck", {{"link", bottleneck.use.link}, {"direction", bottleneck.use.direction}, {"ring_edges", bottleneck.ring_edges}}},
       {"predicted", predicted}};
+  for (const NcclPredictedTime& p : analysis.nccl_predicted)
+    document["nccl_predicted"].push_back({{"bytes", p.bytes}, {"protocol", protocol_name(p.prediction.protocol)},
+                                          {"time_s", p.prediction.time_s}, {"latency_s", p.prediction.latency_s},
+                                          {"algbw_Bps", p.prediction.algbw_Bps}});
   if (const auto& gain = analysis.optimized)
     document["optimized"] = {{"hosts", analysis.hosts}, {"time_s", gain->time_s}, {"cyclic_time_s", gain->cyclic_time_s},
                              {"block_time_s", gain->block_time_s}, {"bytes", gain->bytes}};

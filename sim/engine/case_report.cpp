@@ -1,5 +1,6 @@
 #include "case_report.h"
 
+#include "../analysis/algorithm_costs.h"
 #include "../common/atomic_file.h"
 #include "../rank/rank_nodes.h"
 #include "../rank/rank_report.h"
@@ -9,6 +10,20 @@
 #include <fstream>
 
 namespace ringsim {
+namespace {
+
+// nccl_ring's channels, NCCL_BUFFSIZE and protocol per size, as NCCL would choose them (algorithm_costs.h).
+std::vector<std::string> nccl_arguments(const Scenario& scenario, const SimulationCase& spec) {
+  const NcclSettings settings = scenario.model.effective_nccl();
+  const std::optional<NcclCase> nccl = nccl_case_of(scenario.model, spec.placement);
+  std::string protocols;
+  for (std::uint64_t bytes : scenario.sizes)
+    protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(nccl_protocol_at(scenario.model, nccl, bytes)));
+  return {"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
+          "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+}
+
+}  // namespace
 
 std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
                                                 const std::filesystem::path& report,
@@ -24,6 +39,8 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
+  if (spec.algorithm == "nccl_ring")
+    for (std::string& arg : nccl_arguments(scenario, spec)) args.push_back(std::move(arg));
   return args;
 }
 

@@ -77,7 +77,7 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
                plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
                plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
   auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
-  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, platform.layout);
+  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, platform.layout, scenario.model);
   if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;
 }

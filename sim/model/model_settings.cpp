@@ -45,6 +45,7 @@ nlohmann::json ModelSettings::to_json() const {
                              {"latency_s", process_stack->latency_s}};
   if (nic_bandwidth_Bps) json["nic_bandwidth"] = fmt::format("{:g}Bps", *nic_bandwidth_Bps);
   if (nic_half_duplex) json["nic_sharing"] = "half-duplex";
+  if (nccl) json["nccl"] = nccl_settings_json(*nccl);
   for (const BackgroundLoad& load : background)
     json["background"].push_back({{"link", load.link}, {"direction", load.direction}, {"fraction", load.fraction}});
   return json;
@@ -170,6 +171,8 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
     base.process_stack = read_process_stack(*stack, file, reader.path_of("process_stack"));
   read_nic_keys(reader, base);
   read_background(reader, file, base);
+  if (const nlohmann::json* settings = reader.optional_value("nccl"))
+    base.nccl = read_nccl_settings(*settings, file, reader.path_of("nccl"), base.effective_nccl());
   // What `ringsim calibrate` fitted, kept for the record; it changes nothing by itself.
   if (const nlohmann::json* calibration = reader.optional_value("calibration"))
     if (!calibration->is_object()) reader.fail("calibration", "expected the object ringsim calibrate writes");

@@ -3,6 +3,7 @@
 
 #include "../common/json_input.h"
 #include "../platform/platform_xml.h"
+#include "nccl_settings.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -37,6 +38,14 @@ struct ModelSettings {
   // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
   // actors, README "Execution engines") or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
   std::string engine = "auto";
+  // "nccl": {"version", "channels", "protocol", "buffsize", "compute_capability"} for nccl_ring
+  // (nccl_settings.h); absent = NCCL's defaults (effective_nccl()).
+  std::optional<NcclSettings> nccl;
+  // What NCCL's topology search would find on the platform: set per variant by the analysis
+  // (variant_plan.h) for compact topologies, read by the launcher to pick nccl_ring's protocol.
+  std::optional<NcclTopologyFacts> nccl_facts;
+
+  NcclSettings effective_nccl() const { return nccl.value_or(NcclSettings{}); }
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {

@@ -44,6 +44,9 @@ inline constexpr std::array kAlgorithmCatalog{
                   .summary = "reduce-scatter by recursive halving, allgather by recursive doubling (Thakur-Rabenseifner-Gropp)"},
     AlgorithmInfo{.name = "hierarchical",
                   .summary = "Horovod's: reduce to a leader inside each node, ring among node leaders, broadcast inside nodes"},
+    AlgorithmInfo{.name = "nccl_ring",
+                  .summary = "NCCL's ring: C channels, node-contiguous ring order, chunks cut in slices with up to 8 steps in flight, "
+                             "protocol by size (model key nccl)"},
     AlgorithmInfo{.name = "mpi", .summary = "the MPI library's own MPI_Allreduce (SMPI: --cfg=smpi/allreduce); traffic unknown"},
 };
 

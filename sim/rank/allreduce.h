@@ -4,6 +4,7 @@
 // rank's traffic and then call MPI (counted_mpi.cpp).
 #pragma once
 
+#include "nccl_rank_settings.h"
 #include "progress_meter.h"
 
 #include <mpi.h>
@@ -53,6 +54,7 @@ class StepLog {
     if (enabled_) events_.push_back(event);
   }
   void clear() { events_.clear(); }
+  bool enabled() const { return enabled_; }  // lets algorithms skip clock reads nobody records
   const std::vector<StepEvent>& events() const { return events_; }
 
  private:
@@ -94,6 +96,7 @@ struct AllreduceContext {
   TrafficCounts& traffic;                // what the wrappers below have counted
   const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h); may be empty
   ProgressMeter& progress;               // rank 0's progress: the wrappers count its steps
+  NcclRankSettings nccl = {};            // nccl_ring only
 
   // MPI_Send / MPI_Isend / MPI_Irecv / MPI_Sendrecv of floats on `comm`, counted first (sends also
   // as progress steps).
@@ -130,6 +133,7 @@ void reduce_bcast_allreduce(const float* input, float* output, std::size_t count
 void recursive_doubling_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void rabenseifner_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void hierarchical_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void mpi_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 
 }  // namespace ringsim

@@ -34,6 +34,7 @@ constexpr std::pair<std::string_view, AllreduceAlgorithm> kAllreduceTable[] = {
     {"recursive_doubling", {&recursive_doubling_allreduce, true}},
     {"rabenseifner", {&rabenseifner_allreduce, true}},
     {"hierarchical", {&hierarchical_allreduce, true, true}},
+    {"nccl_ring", {&nccl_ring_allreduce, true, true}},
     {"mpi", {&mpi_allreduce, false}},
 };
 

@@ -93,7 +93,7 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   StepLog log(!options.events_file.empty());
   TrafficCounts traffic;
   AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch(), traffic, options.node_of_rank,
-                       progress};
+                       progress, options.nccl_for(size_index)};
 
   for (int w = 0; w < options.warmup; ++w) {
     progress.start_call(size_index);

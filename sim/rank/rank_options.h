@@ -2,8 +2,11 @@
 // hand-made runs; they are reported by rank 0 and abort the run).
 #pragma once
 
+#include "nccl_rank_settings.h"
+
 #include <cstdint>
 #include <string>
+#include <algorithm>
 #include <vector>
 
 namespace ringsim {
@@ -20,6 +23,15 @@ struct RankOptions {
   std::string count_messages_file;  // test hook: the run's network message count (engine_probes.h)
   // Under SMPI, buffers hold real values (and results are checked) while size x ranks stays within this.
   std::uint64_t check_limit_bytes = 128ULL << 20;
+  // nccl_ring: --nccl-channels, --nccl-buffsize, and --nccl-protocols (one per size, or one for all).
+  NcclRankSettings nccl;
+  std::vector<NcclWire> nccl_protocols;
+
+  NcclRankSettings nccl_for(std::size_t size_index) const {
+    NcclRankSettings settings = nccl;
+    if (!nccl_protocols.empty()) settings.protocol = nccl_protocols[std::min(size_index, nccl_protocols.size() - 1)];
+    return settings;
+  }
 };
 
 // Returns an error message, or an empty string on success. RANKS: the communicator's size.
@@ -28,7 +40,8 @@ std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& op
 inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
-    "                    [--count-messages FILE]\n"
+    "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
+    "                    [--nccl-protocols LL|LL128|Simple,...]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

@@ -9,15 +9,26 @@
 namespace ringsim {
 namespace {
 
-// "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic).
-std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& layout) {
+// "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic; nccl_ring's ring
+// is node-contiguous whatever the rank order).
+std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& layout, std::string_view algorithm) {
   std::vector<std::string> parts;
   if (placement.order == RankOrder::block) {
     for (std::size_t k = 0; k < placement.ranks_per_node.size(); ++k)
       if (placement.ranks_per_node[k] > 0) parts.push_back(fmt::format("{}:{}", layout.nodes[k].name, placement.ranks_per_node[k]));
     return fmt::format("{}", fmt::join(parts, " "));
   }
-  for (int node : node_of_ranks(placement)) parts.push_back(std::to_string(node));
+  std::vector<int> nodes = node_of_ranks(placement);
+  if (algorithm == "nccl_ring") {
+    // NCCL orders its ring by node (nodes in order of their first rank), whatever the rank order.
+    std::vector<int> first_seen;
+    for (int node : nodes)
+      if (std::find(first_seen.begin(), first_seen.end(), node) == first_seen.end()) first_seen.push_back(node);
+    std::stable_sort(nodes.begin(), nodes.end(), [&](int a, int b) {
+      return std::find(first_seen.begin(), first_seen.end(), a) < std::find(first_seen.begin(), first_seen.end(), b);
+    });
+  }
+  for (int node : nodes) parts.push_back(std::to_string(node));
   return fmt::format("ring visits nodes {}", fmt::join(parts, ","));
 }
 
@@ -41,17 +52,22 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
   fmt::format_to(it, "# {}: {} ranks ({}); median of {} iteration{} after {} warm-up\n", case_name(result.spec, CaseNaming::table),
-                 result.ranks, rank_layout(result.spec.placement, layout), scenario.iterations,
+                 result.ranks, rank_layout(result.spec.placement, layout, result.spec.algorithm), scenario.iterations,
                  scenario.iterations == 1 ? "" : "s", scenario.warmup);
   const bool traffic = shows_traffic(scenario);
-  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}\n", "size", "count", "type", "time(us)",
+  // nccl_ring's closed form is NCCL's own time model: shown beside the simulated time.
+  const bool nccl_model = result.spec.algorithm == "nccl_ring" &&
+                          std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.closed_form_s; });
+  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}{}\n", "size", "count", "type", "time(us)",
                  "algbw(GB/s)", "busbw(GB/s)", "#wrong",
-                 traffic ? fmt::format(" {:>7} {:>7} {:>6}", "sent/S", "recv/S", "msgs") : "");
+                 traffic ? fmt::format(" {:>7} {:>7} {:>6}", "sent/S", "recv/S", "msgs") : "",
+                 nccl_model ? fmt::format(" {:>15}", "nccl model(us)") : "");
   for (const SizeResult& size : result.sizes) {
     const double time = size.median_s();
-    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}\n", size.bytes, size.bytes / 4,
+    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}{}\n", size.bytes, size.bytes / 4,
                    "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks),
-                   size.wrong ? std::to_string(*size.wrong) : "N/A", traffic ? traffic_columns(size) : "");
+                   size.wrong ? std::to_string(*size.wrong) : "N/A", traffic ? traffic_columns(size) : "",
+                   nccl_model && size.closed_form_s ? fmt::format(" {:>15.2f}", *size.closed_form_s * 1e6) : "");
   }
   return fmt::to_string(out);
 }

@@ -248,3 +248,28 @@ TEST_CASE("a scenario placement in optimized order simulates as fast as block or
   CHECK(cyclic > 3 * optimized);
   CHECK(run.out.find("# 4-4-4-4-4-4-4-4 optimized ring: 32 ranks (ring visits nodes ") != std::string::npos);
 }
+
+TEST_CASE("analyze with a model key nccl adds NCCL's own prediction of its ring and leaves the output alone without it") {
+  TempDir dir;
+  const std::string topology = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
+  const auto model = dir.write("nccl.json", R"({"nccl": {"version": "2.23"}})");
+  const auto json = dir.path() / "a.json";
+  const auto run = run_ringsim("analyze " + topology + " --placement 4-3-1 --order cyclic --sizes 4KiB,64MiB --model " +
+                                   model.string() + " --json " + json.string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  CHECK(run.out.find("# NCCL 2.23's own model of nccl_ring: 8 ranks on 3 nodes, 2 channels") != std::string::npos);
+  const auto predicted = read_json(json).at("nccl_predicted");
+  REQUIRE(predicted.size() == 2);
+  // 4 KiB, LL: 6.6 + 10 intra-node hops x 1.0 + 4 network hops x 2.7 us, at 1.25 GB/s x 1/2 x 8/14.
+  CHECK(predicted[0].at("protocol") == "LL");
+  CHECK(predicted[0].at("latency_s").get<double>() == doctest::Approx(27.4e-6));
+  CHECK(predicted[0].at("time_s").get<double>() == doctest::Approx(27.4e-6 + 4096 / (0.625e9 * 8 / 14)));
+  // 64 MiB, Simple: (8.4 + 10 x 5.7 + 4 x 14) x 1.4 us, at 1.25 GB/s x 8/14.
+  CHECK(predicted[1].at("protocol") == "Simple");
+  CHECK(predicted[1].at("latency_s").get<double>() == doctest::Approx(169.96e-6));
+  // The same order's MPI-ring prediction is 3x slower (3 ring edges on node0's NIC); NCCL's ignores the order.
+  CHECK(read_json(json).at("predicted")[1].at("time_s").get<double>() > 2.9 * predicted[1].at("time_s").get<double>());
+  const auto plain = run_ringsim("analyze " + topology + " --placement 4-3-1", dir.path());
+  CHECK(plain.out.find("NCCL") == std::string::npos);
+}

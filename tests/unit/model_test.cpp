@@ -53,3 +53,35 @@ TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, 
   CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"engine": "fast"})"), "s.json", "/model", ModelSettings{})) ==
         "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u");
 }
+
+TEST_CASE("nccl: the model key is read strictly kept only when given and errors name file and path") {
+  CHECK_FALSE(ModelSettings{}.to_json().contains("nccl"));  // goldens print the model: absent stays absent
+  const ModelSettings model = read_model(
+      nlohmann::json::parse(R"({"nccl": {"version": "2.23.4", "channels": 4, "protocol": "LL", "buffsize": "8MiB"}})"), "s.json",
+      "/model", ModelSettings{});
+  REQUIRE(model.nccl.has_value());
+  CHECK(model.nccl->version.minor == 23);
+  CHECK(model.nccl->channels == 4);
+  CHECK(model.nccl->protocol == NcclProtocol::ll);
+  CHECK(model.nccl->buffsize == 8u << 20);
+  CHECK(model.to_json().at("nccl").at("protocol") == "LL");
+  // A later model file overrides key by key.
+  const ModelSettings merged =
+      read_model(nlohmann::json::parse(R"({"nccl": {"protocol": "auto"}})"), "m.json", "", model);
+  CHECK(merged.nccl->channels == 4);
+  CHECK(merged.nccl->protocol == NcclProtocol::auto_choice);
+  // Defaults: 2.18, channels from the topology, auto, 4 MiB.
+  CHECK(ModelSettings{}.effective_nccl().buffsize == 4u << 20);
+  CHECK_FALSE(ModelSettings{}.effective_nccl().channels.has_value());
+
+  auto error = [](const char* text) {
+    return RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(text), "s.json", "/model", ModelSettings{}));
+  };
+  CHECK(error(R"({"nccl": {"version": "2.5"}})") ==
+        "s.json: /model/nccl/version: expected an NCCL version from 2.7 on, such as \"2.18\" or \"2.23.4\", found \"2.5\"");
+  CHECK(error(R"({"nccl": {"protocol": "ll"}})") ==
+        "s.json: /model/nccl/protocol: expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"ll\"");
+  CHECK(error(R"({"nccl": {"channels": 0}})").find("s.json: /model/nccl/channels: expected an integer from 1 to 32") == 0);
+  CHECK(error(R"({"nccl": {"buffsize": "1000"}})").find("s.json: /model/nccl/buffsize: expected NCCL_BUFFSIZE") == 0);
+  CHECK(error(R"({"nccl": {"chanels": 2}})").find("s.json: /model/nccl/chanels") == 0);
+}

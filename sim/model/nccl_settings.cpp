@@ -1,0 +1,87 @@
+#include "nccl_settings.h"
+
+#include "../common/units.h"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+// "2.18" or "2.18.3": the patch level does not change NCCL's time model.
+std::optional<NcclVersion> parse_version(std::string_view text) {
+  NcclVersion version;
+  const char* end = text.data() + text.size();
+  auto [after_major, ec1] = std::from_chars(text.data(), end, version.major);
+  if (ec1 != std::errc() || after_major == end || *after_major != '.') return std::nullopt;
+  auto [after_minor, ec2] = std::from_chars(after_major + 1, end, version.minor);
+  if (ec2 != std::errc()) return std::nullopt;
+  if (after_minor != end) {
+    int patch = 0;
+    if (*after_minor != '.') return std::nullopt;
+    auto [after_patch, ec3] = std::from_chars(after_minor + 1, end, patch);
+    if (ec3 != std::errc() || after_patch != end) return std::nullopt;
+  }
+  return version;
+}
+
+}  // namespace
+
+std::string_view protocol_name(NcclProtocol protocol) {
+  switch (protocol) {
+    case NcclProtocol::ll: return "LL";
+    case NcclProtocol::ll128: return "LL128";
+    case NcclProtocol::simple: return "Simple";
+    case NcclProtocol::auto_choice: break;
+  }
+  return "auto";
+}
+
+NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
+                                NcclSettings base) {
+  JsonObjectReader reader(value, file, path);
+  if (auto text = reader.optional_string("version")) {
+    const auto version = parse_version(*text);
+    // Time-model constants are known from 2.7 on (README "Model settings").
+    if (!version || version->major != 2 || version->minor < 7 || version->minor > 99)
+      reader.fail("version", fmt::format("expected an NCCL version from 2.7 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
+    base.version_text = *text;
+    base.version = *version;
+  }
+  if (auto channels = reader.optional_int("channels", 1, kNcclMaxChannels)) base.channels = static_cast<int>(*channels);
+  if (auto protocol = reader.optional_string("protocol")) {
+    bool known = false;
+    for (NcclProtocol p : {NcclProtocol::auto_choice, NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple})
+      if (*protocol == protocol_name(p)) base.protocol = p, known = true;
+    if (!known)
+      reader.fail("protocol", fmt::format("expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"{}\"", *protocol));
+  }
+  if (const nlohmann::json* size = reader.optional_value("buffsize")) {
+    std::optional<std::uint64_t> bytes;
+    if (size->is_string()) bytes = parse_bytes(size->get<std::string>());
+    else if (size->is_number_unsigned()) bytes = size->get<std::uint64_t>();
+    // 8 steps of at least 8 KiB each; NCCL's slices are a quarter of the buffer.
+    if (!bytes || *bytes < (64u << 10) || *bytes > (1ULL << 30) || *bytes % 4096 != 0)
+      reader.fail("buffsize", fmt::format("expected NCCL_BUFFSIZE between 64KiB and 1GiB, a multiple of 4KiB, such as \"4MiB\"; "
+                                          "found {}", describe_json(*size)));
+    base.buffsize = *bytes;
+  }
+  if (auto capability = reader.optional_int("compute_capability", 60, 120)) {
+    if (*capability % 10 != 0)
+      reader.fail("compute_capability", fmt::format("expected 70, 80, 90 or another multiple of 10, found {}", *capability));
+    base.compute_capability = static_cast<int>(*capability);
+  }
+  reader.finish();
+  return base;
+}
+
+nlohmann::json nccl_settings_json(const NcclSettings& settings) {
+  nlohmann::json json = {{"version", settings.version_text},
+                         {"protocol", protocol_name(settings.protocol)},
+                         {"buffsize", settings.buffsize},
+                         {"compute_capability", settings.compute_capability}};
+  if (settings.channels) json["channels"] = *settings.channels;
+  return json;
+}
+
+}  // namespace ringsim

@@ -1,0 +1,57 @@
+// The model key "nccl" (README "Model settings"): how the nccl_ring algorithm runs NCCL's ring and
+// which version of NCCL's own time model (sim/analysis/algorithm_costs.h) predicts it. Parsed and
+// validated once here; defaults that depend on the topology (the channel count) are derived by the
+// analysis from the platform, the way NCCL's topology search derives them.
+#pragma once
+
+#include "../common/json_input.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ringsim {
+
+// NCCL's three protocols; auto lets NCCL's time model choose per size, as NCCL does.
+enum class NcclProtocol { auto_choice, ll, ll128, simple };
+
+std::string_view protocol_name(NcclProtocol protocol);  // "auto", "LL", "LL128", "Simple"
+
+struct NcclVersion {
+  int major = 2;
+  int minor = 18;
+  bool at_least(int want_major, int want_minor) const {
+    return major != want_major ? major > want_major : minor >= want_minor;
+  }
+};
+
+inline constexpr std::uint64_t kNcclDefaultBuffsize = 4ULL << 20;  // NCCL_BUFFSIZE's default
+inline constexpr int kNcclMaxChannels = 32;                       // MAXCHANNELS of the versions modelled
+
+struct NcclSettings {
+  std::string version_text = "2.18";
+  NcclVersion version;
+  std::optional<int> channels;  // nullopt: twice the channels NCCL's search finds on the topology
+  NcclProtocol protocol = NcclProtocol::auto_choice;
+  std::uint64_t buffsize = kNcclDefaultBuffsize;
+  // Of the GPUs (70 Volta, 80 Ampere, 90 Hopper): NCCL's ring latency factor depends on it.
+  int compute_capability = 80;
+};
+
+// The facts of a platform NCCL's topology search uses for the ring (per node: slowest of the nodes).
+struct NcclTopologyFacts {
+  double nic_bandwidth_Bps = 0;    // one NIC
+  int nics = 1;                    // per node: the search finds one ring channel per NIC
+  double intra_bandwidth_Bps = 0;  // GPU to GPU inside a node
+  bool nvlink = false;             // intra-node links are NVLink (else PCIe / shared memory)
+};
+
+// Reads a "nccl" object over BASE (keys present override). Throws InputError naming FILE and PATH.
+NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
+                                NcclSettings base);
+
+// The keys as given (channels only when set), for the results' "model".
+nlohmann::json nccl_settings_json(const NcclSettings& settings);
+
+}  // namespace ringsim

@@ -1,0 +1,17 @@
+// nccl_ring's parameters for one size, as the rank program receives them (rank_options.h): the
+// launcher derives them from the model key "nccl" and picks the protocol per size.
+#pragma once
+
+#include <cstdint>
+
+namespace ringsim {
+
+enum class NcclWire { ll, ll128, simple };
+
+struct NcclRankSettings {
+  int channels = 2;
+  std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
+  NcclWire protocol = NcclWire::simple;
+};
+
+}  // namespace ringsim

@@ -1,0 +1,251 @@
+// NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI.
+// Unlike the MPI ring, it ignores rank order: the ring is node-contiguous (nodes in order of their
+// first rank, ranks of a node in rank order), so it crosses every node boundary once per direction.
+// C channels each run the ring on their own share of the buffer. A channel walks its share in loops
+// of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends, ops 1..2N-3 receive, add or
+// copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
+// has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
+// (receives are posted that many steps ahead); as over NCCL's socket transport, one socket per
+// channel carries its sends one after the other.
+// Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
+// LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
+// line; LL128: 120 per 128), which is how they trade bandwidth for latency.
+#include "buffer_pieces.h"
+
+#include "allreduce.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ringsim {
+namespace {
+
+constexpr int kNcclSteps = 8;    // NCCL_STEPS: FIFO slots per connection
+constexpr int kChannelTag = 90;  // + channel: each channel's messages match only its own
+
+struct WireFormat {
+  std::size_t chunk_floats;      // data of one chunk (a loop is N chunks)
+  std::size_t max_slice_floats;  // data of one slice
+  std::size_t min_slice_floats;
+  int slices_per_chunk;
+  int steps_per_slice;
+};
+
+WireFormat format_of(const NcclRankSettings& settings) {
+  if (settings.protocol == NcclWire::simple) {
+    // ALLREDUCE_CHUNKSTEPS = NCCL_STEPS/2, ALLREDUCE_SLICESTEPS = NCCL_STEPS/4; slices at least 1/32.
+    const std::size_t step = settings.buffsize / sizeof(float) / kNcclSteps;
+    return {4 * step, 2 * step, std::max<std::size_t>(1, 2 * step / 32), 2, 2};
+  }
+  // LL: 512 threads x 8 lines of 16 bytes per step, 8 data bytes per line: 32 KiB of data.
+  // LL128: 640 threads x 120 8-byte words per step, 120 data bytes per 128: 576000 bytes of data.
+  const std::size_t step = settings.protocol == NcclWire::ll ? (32u << 10) / sizeof(float) : 576000 / sizeof(float);
+  return {step, step, 1, 1, 1};
+}
+
+// Floats on the wire for LENGTH floats of data.
+std::size_t wire_floats(NcclWire protocol, std::size_t length) {
+  if (protocol == NcclWire::ll) return 2 * length;                       // a 4-byte flag per 4 data bytes
+  if (protocol == NcclWire::ll128) return length + 2 * ((length + 29) / 30);  // 8 flag bytes per 120 data
+  return length;
+}
+
+// One slice of one op of a channel's schedule.
+struct Item {
+  Piece piece;                   // the slice's data in the buffer
+  int op = 0;                    // 0 .. 2N-2 within its loop
+  int chunk = 0;                 // ring position whose chunk it is
+  long recv = -1;                // ordinal in the channel's receive stream, or -1
+  long send = -1;                // ordinal in the channel's send stream, or -1
+  long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
+};
+
+// The ring order: nodes in order of their first rank, ranks of a node in rank order.
+std::vector<int> node_contiguous_ring(const std::vector<int>& node_of_rank, int size) {
+  std::vector<int> first_rank_of_node;
+  std::vector<int> order(size);
+  std::iota(order.begin(), order.end(), 0);
+  if (node_of_rank.size() != static_cast<std::size_t>(size)) return order;
+  for (int r = 0; r < size; ++r) {
+    const auto node = static_cast<std::size_t>(node_of_rank[r]);
+    if (node >= first_rank_of_node.size()) first_rank_of_node.resize(node + 1, size);
+    first_rank_of_node[node] = std::min(first_rank_of_node[node], r);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return first_rank_of_node[node_of_rank[a]] < first_rank_of_node[node_of_rank[b]];
+  });
+  return order;
+}
+
+class Channel {
+ public:
+  Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
+      : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kChannelTag + channel),
+        left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
+        slots_(kNcclSteps / format_.steps_per_slice) {
+    plan(share);
+    sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
+    recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
+    recv_posted_s_.assign(static_cast<std::size_t>(recv_count_), 0.0);
+    std::size_t largest = 0;
+    for (const Item& item : items_) largest = std::max(largest, wire_floats(ctx.nccl.protocol, item.piece.length));
+    slot_floats_ = std::max<std::size_t>(1, largest);
+    // Received slices land in slots; LL and LL128 also stage what they send (data and flags). With
+    // SMPI-shared buffers the values mean nothing: every slot is the shared scratch, as in other algorithms.
+    if (!ctx.kernels.hold_values() && slot_floats_ <= count) {
+      slot_stride_ = 0;
+      slot_base_ = ctx.scratch;
+    } else {
+      const bool staged = ctx.nccl.protocol != NcclWire::simple;
+      slot_memory_.resize(slot_floats_ * static_cast<std::size_t>(slots_) * (staged ? 2 : 1));
+      slot_stride_ = slot_floats_;
+      slot_base_ = slot_memory_.data();
+    }
+    for (long k = 0; k < std::min<long>(slots_, recv_count_); ++k) post_receive(k);
+  }
+
+  // Runs the schedule until it must wait: returns the request it waits for, or nullptr when done.
+  MPI_Request* advance() {
+    while (next_ < items_.size()) {
+      const Item& item = items_[next_];
+      if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return &recvs_[item.recv];
+      if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
+        return &sends_[item.overwritten_send];
+      // One socket per channel: the proxy sends a channel's steps one after the other (which also
+      // keeps a send within NCCL_STEPS of the slot it waits for).
+      if (item.send >= 1 && sends_[item.send - 1] != MPI_REQUEST_NULL) return &sends_[item.send - 1];
+      if (item.recv >= 0) consume(item);
+      if (item.send >= 0) send(item);
+      ++next_;
+    }
+    return nullptr;
+  }
+
+  void finish() { MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE); }
+
+ private:
+  bool reduces(int op) const { return op <= n_ - 1; }  // ops 1..N-1 add; N..2N-2 copy the result
+
+  // The channel's loops: each covers N chunks of at most chunk_floats, shortened on the last loop
+  // (rounded up to 4 floats, 16 bytes, as NCCL aligns them).
+  void plan(Piece share) {
+    const std::size_t end = share.start + share.length;
+    for (std::size_t loop_start = share.start;;) {
+      const std::size_t remaining = end - loop_start;
+      std::size_t chunk = std::min(format_.chunk_floats, (remaining + n_ - 1) / n_);
+      chunk = std::min(format_.chunk_floats, (chunk + 3) / 4 * 4);
+      std::vector<std::vector<std::size_t>> items_of_op(2 * n_ - 1);
+      for (int op = 0; op <= 2 * n_ - 2; ++op) {
+        const int position = ((position_ - op - 1) % n_ + n_) % n_;
+        const std::size_t offset = std::min(end, loop_start + static_cast<std::size_t>(position) * chunk);
+        const std::size_t length = std::min(chunk, end - offset);
+        for (const Piece& slice : slices(offset, length)) {
+          Item item{slice, op, position};
+          if (op >= 1) item.recv = recv_count_++;
+          if (op <= 2 * n_ - 3) item.send = send_count_++;
+          if (!reduces(op)) {
+            const std::size_t s = items_of_op[op].size();
+            item.overwritten_send = items_[items_of_op[op - n_][s]].send;
+          }
+          items_of_op[op].push_back(items_.size());
+          items_.push_back(item);
+        }
+      }
+      loop_start += static_cast<std::size_t>(n_) * chunk;
+      if (loop_start >= end || chunk == 0) break;
+    }
+  }
+
+  // prims' slicing: at most slices_per_chunk slices of max(ceil(length/slices), min_slice) floats
+  // (rounded up to 16), never more than a step allows; an empty chunk still moves one empty slice.
+  std::vector<Piece> slices(std::size_t offset, std::size_t length) const {
+    std::size_t size = (length + 16 * format_.slices_per_chunk - 1) / (16 * format_.slices_per_chunk) * 16;
+    size = std::min(format_.max_slice_floats, std::max(size, format_.min_slice_floats));
+    std::vector<Piece> pieces;
+    std::size_t done = 0;
+    do {
+      const std::size_t piece = std::min(size, length - done);
+      pieces.push_back({offset + done, piece});
+      done += piece;
+    } while (static_cast<int>(pieces.size()) < format_.slices_per_chunk && done < length);
+    return pieces;
+  }
+
+  float* receive_slot(long k) { return slot_base_ + static_cast<std::size_t>(k % slots_) * slot_stride_; }
+  float* send_slot(long k) {
+    return slot_base_ + (static_cast<std::size_t>(slots_) + static_cast<std::size_t>(k % slots_)) * slot_stride_;
+  }
+
+  void post_receive(long k) {
+    // The k-th received slice is the k-th item that receives; items are in stream order.
+    while (items_[recv_lookup_].recv != k) ++recv_lookup_;
+    const Item& item = items_[recv_lookup_];
+    if (ctx_.log.enabled()) recv_posted_s_[k] = MPI_Wtime();
+    ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &recvs_[k]);
+  }
+
+  void consume(const Item& item) {
+    float* target = data_ + item.piece.start;
+    if (reduces(item.op)) ctx_.kernels.sum_into(target, receive_slot(item.recv), item.piece.length);
+    else ctx_.kernels.copy(target, receive_slot(item.recv), item.piece.length);
+    if (ctx_.log.enabled())
+      ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
+                       wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[item.recv],
+                       MPI_Wtime()});
+    if (item.recv + slots_ < recv_count_) post_receive(item.recv + slots_);
+  }
+
+  void send(const Item& item) {
+    const float* source = data_ + item.piece.start;
+    if (ctx_.nccl.protocol != NcclWire::simple) {
+      ctx_.kernels.copy(send_slot(item.send), source, item.piece.length);  // the flags are not modelled as values
+      source = send_slot(item.send);
+    }
+    ctx_.isend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &sends_[item.send]);
+  }
+
+  float* data_;
+  AllreduceContext& ctx_;
+  int n_, position_, tag_, left_, right_;
+  WireFormat format_;
+  int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
+  std::vector<Item> items_;
+  long send_count_ = 0, recv_count_ = 0;
+  std::size_t next_ = 0, recv_lookup_ = 0;
+  std::vector<MPI_Request> sends_, recvs_;
+  std::vector<double> recv_posted_s_;
+  std::size_t slot_floats_ = 1;
+  std::size_t slot_stride_ = 1;  // 0: every slot is the shared scratch
+  float* slot_base_ = nullptr;
+  std::vector<float> slot_memory_;
+};
+
+}  // namespace
+
+void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  ctx.kernels.copy(output, input, count);
+  if (ctx.size == 1) return;
+  const std::vector<int> ring = node_contiguous_ring(ctx.node_of_rank, ctx.size);
+  const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
+  const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
+  std::vector<Channel> channels;
+  channels.reserve(shares.size());
+  for (std::size_t c = 0; c < shares.size(); ++c)
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx);
+
+  // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
+  std::vector<MPI_Request*> blocked(channels.size());
+  std::vector<MPI_Request> waiting(channels.size());
+  for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance();
+  for (;;) {
+    for (std::size_t c = 0; c < channels.size(); ++c) waiting[c] = blocked[c] != nullptr ? *blocked[c] : MPI_REQUEST_NULL;
+    int index = MPI_UNDEFINED;
+    MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
+    if (index == MPI_UNDEFINED) break;
+    *blocked[index] = MPI_REQUEST_NULL;
+    blocked[index] = channels[index].advance();
+  }
+  for (Channel& channel : channels) channel.finish();
+}
+
+}  // namespace ringsim

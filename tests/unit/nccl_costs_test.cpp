@@ -1,0 +1,92 @@
+// NCCL's own time model of its ring (sim/analysis/algorithm_costs.h) against numbers worked by hand
+// from src/graph/tuning.cc of each era (microseconds and GB/s, as tuning.cc counts them).
+#include "../../sim/analysis/algorithm_costs.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim;
+
+namespace {
+
+constexpr double kTenGbE = 1.25e9;  // bytes/s
+
+NcclCase pcie_case(int major, int minor, int ranks, int nodes) {
+  NcclCase c;
+  c.version = {major, minor};
+  c.ranks = ranks;
+  c.nodes = nodes;
+  c.search_channels = 1;
+  c.channel_bandwidth_Bps = kTenGbE;
+  c.channels = 2;
+  return c;
+}
+
+double microseconds(const NcclPrediction& p) { return p.time_s * 1e6; }
+
+}  // namespace
+
+TEST_CASE("NCCL 2.18 Simple 4-3-1 on 10 GbE: 8.4 + 8 x 5.7 + 2 x 3 x 9.6 us x 1.9 plus S / (1.25 GB/s x 8/14)") {
+  const NcclPrediction p = nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 64u << 20);
+  CHECK(p.latency_s * 1e6 == doctest::Approx(111.6 * 1.9));
+  CHECK(p.algbw_Bps == doctest::Approx(1.25e9 * 8 / 14));
+  CHECK(microseconds(p) == doctest::Approx(212.04 + 93952.4096));
+  // Below nRanks/16 x 64 KiB (32 KiB here) no plateau factor.
+  CHECK(nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 4096).latency_s * 1e6 == doctest::Approx(111.6));
+}
+
+TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps and 2.12-2.22 count 2 x nodes") {
+  CHECK(nccl_ring_time(pcie_case(2, 7, 8, 3), NcclProtocol::simple, 64u << 20).latency_s * 1e6 ==
+        doctest::Approx((8.4 + 10 * 5.7 + 4 * 9.6) * 1.9));
+  // 2.20: base 8.4, PCIe hop 5.7 (above the 3 us network overhead), network hop 14, x 1.4 on Ampere
+  // from 64 bytes per channel and rank.
+  const NcclPrediction p = nccl_ring_time(pcie_case(2, 20, 16, 4), NcclProtocol::simple, 1u << 20);
+  CHECK(p.latency_s * 1e6 == doctest::Approx((8.4 + 22 * 5.7 + 8 * 14) * 1.4));
+  CHECK(microseconds(p) == doctest::Approx(344.12 + 1572.864));
+  NcclCase volta = pcie_case(2, 20, 16, 4);
+  volta.compute_capability = 70;
+  CHECK(nccl_ring_time(volta, NcclProtocol::simple, 1u << 20).latency_s * 1e6 == doctest::Approx(245.8 * 1.9));
+}
+
+TEST_CASE("NCCL 2.23 LL one rank per node: the tree's network hop (5 us) and LL at half the bus bandwidth") {
+  const NcclPrediction p = nccl_ring_time(pcie_case(2, 23, 32, 32), NcclProtocol::ll, 1024);
+  CHECK(p.latency_s * 1e6 == doctest::Approx(6.6 + 62 * 5.0));
+  CHECK(p.algbw_Bps == doctest::Approx(0.625e9 * 32 / 62));
+  CHECK(microseconds(p) == doctest::Approx(316.6 + 3.1744));
+  // Before 2.21 LL runs at a quarter of the bus bandwidth.
+  CHECK(nccl_ring_time(pcie_case(2, 20, 32, 32), NcclProtocol::ll, 1024).algbw_Bps == doctest::Approx(0.3125e9 * 32 / 62));
+}
+
+TEST_CASE("auto picks LL for small sizes and Simple for large ones and LL128 only inside an NVLink node") {
+  const NcclCase flagship = pcie_case(2, 18, 8, 3);
+  // LL at 4 KiB: 3.6 + 8 x 1.0 x 1.8 + 6 x 2.7 = 34.2 us + 4096 B / (0.3125 GB/s x 8/14).
+  const NcclPrediction small = nccl_predict(flagship, NcclProtocol::auto_choice, 4096);
+  CHECK(small.protocol == NcclProtocol::ll);
+  CHECK(microseconds(small) == doctest::Approx(34.2 + 22.9376));
+  CHECK(nccl_predict(flagship, NcclProtocol::auto_choice, 64u << 20).protocol == NcclProtocol::simple);
+  CHECK_FALSE(nccl_protocol_enabled(flagship, NcclProtocol::ll128));
+  NcclCase dgx = pcie_case(2, 18, 8, 1);
+  dgx.nvlink = true;
+  CHECK(nccl_protocol_enabled(dgx, NcclProtocol::ll128));
+  // Forced, the protocol is kept.
+  CHECK(nccl_predict(flagship, NcclProtocol::ll, 64u << 20).protocol == NcclProtocol::ll);
+}
+
+TEST_CASE("channels: twice what the search finds one per NIC across nodes and the bus bandwidth is the search's") {
+  NcclTopologyFacts facts;
+  facts.nic_bandwidth_Bps = kTenGbE;
+  facts.nics = 1;
+  facts.intra_bandwidth_Bps = 12e9;
+  const NcclCase one_nic = nccl_case(NcclSettings{}, facts, 8, 3);
+  CHECK(one_nic.channels == 2);
+  CHECK(one_nic.search_channels == 1);
+  CHECK(one_nic.channel_bandwidth_Bps == kTenGbE);
+  facts.nics = 8;
+  CHECK(nccl_case(NcclSettings{}, facts, 16, 2).channels == 16);
+  // Inside one node: one channel at the intra-node rate.
+  const NcclCase single = nccl_case(NcclSettings{}, facts, 4, 1);
+  CHECK(single.channels == 2);
+  CHECK(single.channel_bandwidth_Bps == 12e9);
+  NcclSettings three;
+  three.channels = 3;
+  CHECK(nccl_case(three, facts, 8, 3).channels == 3);
+}
