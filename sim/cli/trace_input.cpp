@@ -17,4 +17,19 @@ TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenari
   return input;
 }
 
+void print_placement_source(const TraceInput& input, const Scenario& scenario, bool quiet) {
+  const auto& header = input.grouped.from_header;
+  if (!header) return;
+  if (input.grouped.placement_from_header) {
+    fmt::print("# placement inferred from the trace's header: {}\n", header->describe());
+    return;
+  }
+  const PlacementSpec& chosen = scenario.placements.front();
+  const bool same = header->placement && header->placement->ranks_per_node == chosen.ranks_per_node &&
+                    header->placement->order == chosen.order;
+  if (!quiet && !same)
+    fmt::print(stderr, "ringsim: note: the trace's header implies {}; simulating the scenario's placement {}\n",
+               header->describe(), chosen.label());
+}
+
 }  // namespace ringsim

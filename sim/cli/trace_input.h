@@ -18,4 +18,9 @@ struct TraceInput {
 // IMB traces hold several process counts: without --ranks, the scenario placement's count is used.
 TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command);
 
+// One stdout line when the placement came from the trace's header ("# placement inferred from the
+// trace's header: 4-4 block: ..."); unless QUIET, a note on stderr when the header implies another
+// placement than the scenario's.
+void print_placement_source(const TraceInput& input, const Scenario& scenario, bool quiet);
+
 }  // namespace ringsim

@@ -25,7 +25,9 @@ trace holds, compares size by size — measured time, simulated time, relative e
 (the bias) and the worst size, over all sizes and over those >= --min-bytes. Exit status 1 when the
 median |error| above --min-bytes exceeds --tolerance.
 
-Placements: ringsim traces carry theirs; other formats take the scenario's one placement.
+Placements: ringsim traces carry theirs; other formats take the scenario's one placement, or, when the
+scenario lists none, the one an nccl-tests header implies (ranks per host, hosts in order of first
+appearance; block or cyclic), printed as "# placement inferred from the trace's header: ...".
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
@@ -79,9 +81,13 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
                       {"measured_s", row.measured_s}, {"simulated_s", row.simulated_s}, {"error", row.error()},
                       {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks)},
                       {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
+  nlohmann::json trace = {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}};
+  if (input.trace.run && input.trace.run->library_version)
+    trace["library"] = {{"name", input.trace.run->library}, {"version", *input.trace.run->library_version}};
+  if (input.grouped.placement_from_header) trace["inferred_placement"] = input.grouped.from_header->placement->label();
   return {{"kind", "validation"},
           {"scenario", scenario.name},
-          {"trace", {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}}},
+          {"trace", trace},
           {"model", scenario.model.to_json()},
           {"tolerance", options.tolerance},
           {"min_bytes", options.min_bytes},
@@ -108,10 +114,11 @@ int validate_command(int argc, char** argv) {
   options.quiet = args.has("--quiet");
   if (auto json = args.value("--json")) check_output_file("--json", *json);
 
-  Scenario scenario = load_scenario(args.positional[0]);
+  Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   const Platform platform = load_platform(scenario.topology);
   const TraceInput input = read_trace_input(args, scenario, "validate");
+  print_placement_source(input, scenario, options.quiet);
   if (!options.quiet) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
     for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);

@@ -71,7 +71,7 @@ PlacementSpec read_placement(const nlohmann::json& value, const std::string& fil
 
 }  // namespace
 
-Scenario load_scenario(const std::filesystem::path& file) {
+Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placements_key) {
   const nlohmann::json root = load_json_file(file);
   const std::string name_of_file = file.string();
   JsonObjectReader top(root, name_of_file, "");
@@ -81,10 +81,13 @@ Scenario load_scenario(const std::filesystem::path& file) {
   scenario.question = top.optional_string("question").value_or("");
   scenario.topology = file.parent_path() / top.required_string("topology");
 
-  const nlohmann::json& placements = top.required_value("placements");
-  if (!placements.is_array() || placements.empty()) top.fail("placements", "expected a non-empty array of placements");
-  for (std::size_t i = 0; i < placements.size(); ++i)
-    scenario.placements.push_back(read_placement(placements[i], name_of_file, top.path_of("placements", i)));
+  const nlohmann::json* placements =
+      placements_key == PlacementsKey::optional ? top.optional_value("placements") : &top.required_value("placements");
+  if (placements) {
+    if (!placements->is_array() || placements->empty()) top.fail("placements", "expected a non-empty array of placements");
+    for (std::size_t i = 0; i < placements->size(); ++i)
+      scenario.placements.push_back(read_placement((*placements)[i], name_of_file, top.path_of("placements", i)));
+  }
 
   if (const nlohmann::json* algorithms = top.optional_value("algorithms")) {
     if (!algorithms->is_array() || algorithms->empty()) top.fail("algorithms", "expected a non-empty array of algorithm names");

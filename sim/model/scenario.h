@@ -35,8 +35,13 @@ struct Scenario {
 // The scenario as run for one variant: its model, and its name suffixed with the variant's.
 Scenario scenario_for_variant(const Scenario& scenario, const ScenarioVariant& variant);
 
+// Whether a scenario must list its placements: `validate` and `calibrate` may take them from the
+// measured trace instead (an nccl-tests header says where each rank ran).
+enum class PlacementsKey { required, optional };
+
 // Reads and validates everything that needs no platform; throws InputError naming file and path.
-Scenario load_scenario(const std::filesystem::path& file);
+// With PlacementsKey::optional a scenario without "placements" has none.
+Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placements_key = PlacementsKey::required);
 
 // Checks that every placement fits the platform's nodes; throws InputError at /placements/<i>.
 void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout);

@@ -50,11 +50,21 @@ GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, c
   for (const auto& [key, by_bytes] : times) {
     MeasuredCase measured;
     if (key.first.empty()) {
-      if (scenario.placements.size() != 1)
+      if (trace.run && !trace.run->ranks.empty()) grouped.from_header = placement_of_run(*trace.run);
+      if (scenario.placements.empty() && grouped.from_header) {
+        const RunPlacement& header = *grouped.from_header;
+        if (!header.placement)
+          throw InputError(fmt::format("{}:{}: {}; give the scenario the placement", trace_file, header.line, header.why_not));
+        measured.placement = *header.placement;
+        grouped.placement_from_header = true;
+      } else if (scenario.placements.size() != 1) {
         throw InputError(fmt::format("{}: {} traces do not say where ranks ran; give a scenario with exactly one "
                                      "placement (this one has {})",
-                                     scenario.file.string(), trace.format, scenario.placements.size()));
-      measured.placement = scenario.placements.front();
+                                     scenario.file.string(), trace.format,
+                                     scenario.placements.empty() ? "none" : std::to_string(scenario.placements.size())));
+      } else {
+        measured.placement = scenario.placements.front();
+      }
       const int ranks = measured.placement.total_ranks();
       const auto trace_ranks = ranks_filter ? ranks_filter : trace.ranks;
       if (trace_ranks && *trace_ranks != ranks)

@@ -4,6 +4,7 @@
 
 #include "../model/scenario.h"
 #include "measured_trace.h"
+#include "run_placement.h"
 
 #include <map>
 #include <string>
@@ -20,11 +21,16 @@ struct GroupedTrace {
   std::vector<MeasuredCase> cases;
   std::vector<std::uint64_t> sizes;    // every simulable size (>= 4 bytes, multiple of 4), ascending
   std::vector<std::uint64_t> skipped;  // sizes that are not float32 buffers (e.g. IMB's 0 bytes)
+  // The placement the trace's header implies (nccl-tests), and whether it was used because the
+  // scenario gives none. Unset when the trace's points carry placements or its header lists no ranks.
+  std::optional<RunPlacement> from_header;
+  bool placement_from_header = false;
 };
 
 // Points that carry a placement (ringsim traces) keep it; the others take the scenario's placement,
-// which must then be exactly one and agree with the trace's rank count. Throws InputError naming
-// TRACE_FILE or the scenario when they disagree.
+// which must then be exactly one and agree with the trace's rank count, or, when the scenario gives
+// none, the placement the trace's header implies (nccl-tests: ranks per host, in host order). Throws
+// InputError naming TRACE_FILE or the scenario when they disagree or no placement can be had.
 // SELECT, when not empty, keeps only the placements it names ("4-2-2/block", "4-3-1/cyclic"; a
 // placement without "/order" means block).
 GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, const std::string& trace_file,

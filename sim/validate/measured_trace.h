@@ -1,5 +1,6 @@
 // A measured trace as the validator uses it, whatever format it came from: (size, time) points,
-// with placement and rank count where the format records them.
+// with placement and rank count where the format records them, and what the tool printed about the
+// run itself (library version, where each rank ran) where it prints that.
 #pragma once
 
 #include <cstdint>
@@ -18,13 +19,35 @@ struct MeasuredPoint {
   int line = 0;  // where the point was read, for messages
 };
 
+// One rank of the measured run, as nccl-tests lists it ("#  Rank  5 ... on node1 device  1 ...").
+struct MeasuredRank {
+  int rank = 0;
+  std::string host;
+  int device = 0;
+  int line = 0;
+};
+
+// What a trace's header says about the run: every rank's host and device, in rank order (rank r at
+// index r; the reader checks the numbers are 0..N-1, each once), and the collective library's version
+// when printed ("2.6.4" from "NCCL version 2.6.4+cuda10.1").
+struct MeasuredRun {
+  std::string library;  // "NCCL"
+  std::optional<std::string> library_version;
+  std::vector<MeasuredRank> ranks;
+  int header_line = 0;  // the first "# Rank" line, for messages
+
+  // Host names in order of first appearance (rank 0's host first).
+  std::vector<std::string> hosts() const;
+};
+
 struct MeasuredTrace {
   std::string format;        // the reader's registered name
   std::string time_meaning;  // what time_s is, e.g. "t_max (slowest rank), averaged over repetitions"
   std::optional<int> ranks;  // when the whole trace has one rank count
+  std::optional<MeasuredRun> run;  // when the format's header describes the run (nccl-tests)
   std::vector<MeasuredPoint> points;
 
-  // "nccl-tests: 12 points, 8 B to 128 MiB, 8 ranks; time = out-of-place time"
+  // "nccl-tests: 12 points, 8 B to 128 MiB, 8 ranks on 3 hosts, NCCL 2.18.3; time = out-of-place time"
   std::string summary() const;
 };
 

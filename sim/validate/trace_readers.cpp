@@ -36,13 +36,23 @@ MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<
                                fmt::join(names, ", ")));
 }
 
+std::vector<std::string> MeasuredRun::hosts() const {
+  std::vector<std::string> hosts;
+  for (const auto& rank : ranks)
+    if (std::find(hosts.begin(), hosts.end(), rank.host) == hosts.end()) hosts.push_back(rank.host);
+  return hosts;
+}
+
 std::string MeasuredTrace::summary() const {
   if (points.empty()) return format + ": no points";
   std::set<std::uint64_t> sizes;
   for (const auto& point : points) sizes.insert(point.bytes);
-  return fmt::format("{}: {} points at {} sizes, {} to {}{}; time = {}", format, points.size(), sizes.size(),
+  std::string about_run;
+  if (run && !run->ranks.empty()) about_run += fmt::format(" on {} hosts", run->hosts().size());
+  if (run && run->library_version) about_run += fmt::format(", {} {}", run->library, *run->library_version);
+  return fmt::format("{}: {} points at {} sizes, {} to {}{}{}; time = {}", format, points.size(), sizes.size(),
                      format_bytes(*sizes.begin()), format_bytes(*sizes.rbegin()),
-                     ranks ? fmt::format(", {} ranks", *ranks) : std::string(), time_meaning);
+                     ranks ? fmt::format(", {} ranks", *ranks) : std::string(), about_run, time_meaning);
 }
 
 }  // namespace ringsim

@@ -96,3 +96,50 @@ TEST_CASE("validate refuses traces it cannot read with exit status 2 and one lin
   check("calibrate " + scenario.string() + " --measured " + garbage.string() + " -o " + (dir.path() / "m.json").string(),
         "not a trace format");
 }
+
+TEST_CASE("validate infers an nccl-tests trace's placement from its header when the scenario lists none") {
+  TempDir dir;
+  const auto out = dir.path() / "report.json";
+  const auto run = run_ringsim("validate " + kRoot + "/scenarios/nccl/hkbu-10GbE.json --measured " + kRoot +
+                                   "/validate/traces/nccl/hkbu-10g-8x4-auto-run1.txt --min-bytes 4MiB --quiet --json " +
+                                   out.string(),
+                               dir.path());
+  CHECK_MESSAGE((run.exit_code == 0 || run.exit_code == 1), (run.out + run.err));
+  CHECK_MESSAGE(run.out.find("# placement inferred from the trace's header: 4-4-4-4-4-4-4-4 block: 32 ranks on 8 hosts "
+                             "(node1, node2, node3, gpu4, gpu5, gpu6, gpu7, gpu8, in order of first appearance)\n") == 0,
+                run.out);
+  CHECK(run.out.find("# 4-4-4-4-4-4-4-4 block ring, 32 ranks: measured (nccl-tests) vs simulated") != std::string::npos);
+  const auto report = read_json(out);
+  CHECK(report.at("trace").at("inferred_placement") == "4-4-4-4-4-4-4-4 block");
+  CHECK(report.at("trace").at("library").at("version") == "2.6.4");
+  CHECK(report.at("summary").at("all").at("count") == 9);
+  CHECK(report.at("summary").at("judged").at("count") == 7);  // 4 MiB to 256 MiB
+  // Golden: the MPI ring on the default model against this run (validate/traces/nccl/README.md, the
+  // "before" for NCCL's own ring): median |error| 17.7% over all sizes, 11.4% from 4 MiB up.
+  CHECK(report.at("summary").at("all").at("median_abs_error").get<double>() == doctest::Approx(0.1773).epsilon(0.002));
+  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() == doctest::Approx(0.1135).epsilon(0.002));
+}
+
+TEST_CASE("validate refuses a bad nccl-tests header or a layout it cannot place, with exit status 2 and one line") {
+  TempDir dir;
+  const std::string scenario = kRoot + "/scenarios/nccl/hkbu-10GbE.json";
+  auto check = [&](const std::string& name, const std::string& text, const std::string& part) {
+    const auto trace = dir.write(name, text);
+    const auto run = run_ringsim("validate " + scenario + " --measured " + trace.string(), dir.path());
+    CAPTURE(name);
+    CHECK(run.exit_code == 2);
+    CHECK_MESSAGE(run.err.find(part) != std::string::npos, run.err);
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  };
+  const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                            "     4194304       1048576     float     sum      -1   7231.9    0.58    1.01      0   7219.0    0.58    1.02      0\n";
+  auto rank = [](int r, const char* host) {
+    return "#  Rank  " + std::to_string(r) + " Group  0 Pid  1 on " + host + " device  0 [0x07] GeForce RTX 2080 Ti\n";
+  };
+  check("duplicate.txt", rank(0, "a") + rank(0, "b") + table, "duplicate.txt:2: rank 0 is listed twice (also on line 1)");
+  check("interleaved.txt", rank(0, "a") + rank(1, "a") + rank(2, "b") + rank(3, "a") + table,
+        "interleaved.txt:4: rank 3 runs on a again after rank 2 on b: the ranks follow neither block nor cyclic order; "
+        "give the scenario the placement");
+  check("osu.txt", "# OSU MPI Allreduce Latency Test v5.9\n# Size       Avg Latency(us)\n4194304             14100.00\n",
+        "osu traces do not say where ranks ran; give a scenario with exactly one placement (this one has none)");
+}

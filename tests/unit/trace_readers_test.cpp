@@ -1,4 +1,5 @@
 #include "../../sim/common/input_error.h"
+#include "../../sim/validate/run_placement.h"
 #include "../../sim/validate/trace_readers.h"
 #include "temp_files.h"
 
@@ -18,6 +19,30 @@ std::string text_of(const std::string& file) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+const std::string kPublic = RINGSIM_SOURCE_DIR "/validate/traces/nccl/";
+
+std::string placement_label(const MeasuredTrace& trace) {
+  REQUIRE(trace.run);
+  const RunPlacement placement = placement_of_run(*trace.run);
+  REQUIRE_MESSAGE(placement.placement, placement.why_not);
+  return placement.placement->label();
+}
+
+// A minimal all_reduce_perf output whose header lists RANK_LINES (each "R HOST DEVICE").
+std::string output_with(const std::vector<std::string>& rank_lines, const std::string& extra = "") {
+  std::string text = "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                     "#\n# Using devices\n";
+  for (const auto& line : rank_lines) {
+    std::istringstream in(line);
+    std::string rank, host, device;
+    in >> rank >> host >> device;
+    text += "#  Rank  " + rank + " Group  0 Pid  100 on " + host + " device  " + device + " [0x07] NVIDIA A100-SXM4-40GB\n";
+  }
+  return text + extra +
+         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+         "     1048576        262144     float     sum      -1   2198.4    0.48    0.83      0   2190.7    0.48    0.84      0\n";
 }
 
 double time_at(const MeasuredTrace& trace, std::uint64_t bytes) {
@@ -109,9 +134,10 @@ TEST_CASE("truncated and garbage traces are rejected with the file and line") {
 
 TEST_CASE("every prefix of every fixture reads or fails with an input error and never crashes") {
   TempDir dir;
-  for (const char* name : {"nccl-tests-new.txt", "nccl-tests-old.txt", "osu.txt", "osu-full.txt", "imb.txt",
-                           "horovod-timeline.json"}) {
-    const std::string text = text_of(kFixtures + name);
+  for (const std::string& name : {kFixtures + "nccl-tests-new.txt", kFixtures + "nccl-tests-old.txt", kFixtures + "osu.txt",
+                                  kFixtures + "osu-full.txt", kFixtures + "imb.txt", kFixtures + "horovod-timeline.json",
+                                  kPublic + "hkbu-10g-8x4-auto-run1.txt"}) {
+    const std::string text = text_of(name);
     for (std::size_t length = 0; length < text.size(); length += 23) {
       const auto file = dir.write("prefix", text.substr(0, length));
       try {
@@ -122,4 +148,90 @@ TEST_CASE("every prefix of every fixture reads or fails with an input error and 
       }
     }
   }
+}
+
+TEST_CASE("the nccl-tests header gives every rank's host and device, in both layouts") {
+  for (const char* name : {"nccl-tests-new.txt", "nccl-tests-old.txt"}) {
+    CAPTURE(name);
+    const auto trace = read_trace(kFixtures + name, std::nullopt);
+    REQUIRE(trace.run);
+    REQUIRE(trace.run->ranks.size() == 8);
+    CHECK(trace.run->ranks[5].rank == 5);
+    CHECK(trace.run->ranks[5].host == "node1");
+    CHECK(trace.run->ranks[5].device == 1);
+    CHECK(trace.run->hosts() == std::vector<std::string>{"node0", "node1", "node2"});
+    CHECK_FALSE(trace.run->library_version);  // these fixtures print no "NCCL version" line
+    CHECK(placement_label(trace) == "4-2-2 block");
+  }
+}
+
+TEST_CASE("the public nccl-tests fixtures give NCCL's version, their ranks and their placement") {
+  const auto eight_by_four = read_trace(kPublic + "hkbu-10g-8x4-auto-run1.txt", std::nullopt);
+  REQUIRE(eight_by_four.run);
+  CHECK(eight_by_four.run->library_version == "2.6.4");
+  CHECK(eight_by_four.ranks == 32);
+  CHECK(eight_by_four.run->ranks[12].host == "gpu4");
+  CHECK(eight_by_four.run->ranks[14].device == 2);
+  CHECK(placement_label(eight_by_four) == "4-4-4-4-4-4-4-4 block");
+  CHECK(eight_by_four.points.size() == 9);
+  CHECK(eight_by_four.summary().find("32 ranks on 8 hosts, NCCL 2.6.4") != std::string::npos);
+
+  const auto sixteen = read_trace(kPublic + "hkbu-10g-16x1-auto.txt", std::nullopt);
+  REQUIRE(sixteen.run);
+  CHECK(sixteen.run->library_version == "2.4.7");
+  CHECK(sixteen.run->hosts().size() == 16);
+  CHECK(sixteen.run->hosts().front() == "gpu9");  // host order is rank order, not name order
+  CHECK(placement_label(sixteen) == "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1 block");
+  CHECK(sixteen.points.size() == 268);
+
+  const auto infiniband = read_trace(kPublic + "hkbu-100gib-8x4-auto.txt", std::nullopt);
+  CHECK(infiniband.run->library_version == "2.6.4");
+  CHECK(infiniband.points.front().bytes == 4);
+  CHECK(infiniband.points.size() == 28);
+}
+
+TEST_CASE("NCCL's version is read from its own line or from nccl-tests' library code") {
+  TempDir dir;
+  const auto info = dir.write("info.txt", output_with({"0 a 0", "1 b 0"}, "a:1:1 [0] NCCL INFO NCCL version 2.23.4+cuda12.1\n"));
+  CHECK(read_trace(info, std::nullopt).run->library_version == "2.23.4");
+  const auto coded = dir.write("coded.txt", "# nccl-tests version 2.18.3 nccl-headers=23003 nccl-library=23003\n" +
+                                                output_with({"0 a 0", "1 b 0"}));
+  CHECK(read_trace(coded, std::nullopt).run->library_version == "2.30.3");
+  const auto old_code = dir.write("old.txt", "# nccl-tests version 2.0.0 nccl-headers=2708 nccl-library=2708\n" +
+                                                 output_with({"0 a 0", "1 b 0"}));
+  CHECK(read_trace(old_code, std::nullopt).run->library_version == "2.7.8");
+}
+
+TEST_CASE("ranks dealt round-robin over hosts are a cyclic placement and other orders have none") {
+  TempDir dir;
+  const auto cyclic = read_trace(dir.write("cyclic.txt", output_with({"0 a 0", "1 b 0", "2 c 0", "3 a 1", "4 b 1", "5 a 2"})),
+                                 std::nullopt);
+  CHECK(placement_label(cyclic) == "3-2-1 cyclic");
+  const auto odd = read_trace(dir.write("odd.txt", output_with({"0 a 0", "1 a 1", "2 b 0", "3 a 2"})), std::nullopt);
+  const RunPlacement none = placement_of_run(*odd.run);
+  CHECK_FALSE(none.placement);
+  CHECK(none.why_not == "rank 3 runs on a again after rank 2 on b: the ranks follow neither block nor cyclic order");
+  CHECK(none.line == 7);
+  CHECK(none.describe() == "no placement: 4 ranks on 2 hosts (a, b, in order of first appearance)");
+}
+
+TEST_CASE("a bad nccl-tests header is one error naming the file and line") {
+  TempDir dir;
+  auto expect_error = [&](const std::string& text, const std::string& part) {
+    const auto file = dir.write("bad.txt", text);
+    const std::string error = RINGSIM_ERROR_OF(read_trace(file, std::nullopt));
+    CHECK_MESSAGE(error.find(part) == 0, error);
+    CHECK(error.find('\n') == std::string::npos);
+  };
+  const std::string bad = (dir.path() / "bad.txt").string();
+  expect_error(output_with({"0 a 0", "1 a 1", "1 b 0"}), bad + ":6: rank 1 is listed twice (also on line 5)");
+  expect_error(output_with({"0 a 0", "2 a 1", "3 b 0"}), bad + ":4: the header lists 3 ranks but not rank 1 (ranks are numbered 0 to 2)");
+  std::string garbled = output_with({"0 a 0", "1 a 1"});
+  garbled.replace(garbled.find(" on a device  1"), 15, " on a");
+  expect_error(garbled, bad + ":5: expected \"#  Rank  R ... on HOST device D ...\"");
+  std::string two_gpus = output_with({"0 a 0", "1 a 1", "2 b 0"});
+  two_gpus.replace(two_gpus.find("nGpus 1"), 7, "nGpus 2");
+  expect_error(two_gpus, bad + ":1: 3 ranks listed (lines 4 to 6) is not a multiple of nThread x nGpus = 2");
+  expect_error(output_with({"0 a 0", "1 b 0"}, "a:1:2 [0] NCCL INFO comm 0x55d0c8 rank 0 nranks 4 cudaDev 0 busId 7000 - Init COMPLETE\n"),
+               bad + ":6: NCCL reports nranks 4 but the header lists 2 ranks (lines 4 to 5)");
 }

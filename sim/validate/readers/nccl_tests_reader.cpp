@@ -1,8 +1,10 @@
 // nccl-tests' all_reduce_perf output. The table header names the columns, so the old layout
 // (size count type redop time algbw busbw error ...) and the new one (with root and #wrong) read
 // alike; NCCL INFO/WARN lines and other chatter between rows are skipped. Time = out-of-place time.
+// The header before the table says where each rank ran and which NCCL (nccl_tests_header.h).
 #include "../text_table.h"
 #include "../trace_readers.h"
+#include "nccl_tests_header.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -32,11 +34,11 @@ MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file) {
   trace.format = "nccl-tests";
   trace.time_meaning = "out-of-place time as nccl-tests reports it (average over its iterations)";
   std::vector<std::string_view> columns;
-  int header_line = 0, rank_lines = 0;
-  for (const auto& [number, line] : split_lines(text)) {
+  int header_line = 0;
+  const auto lines = split_lines(text);
+  trace.run = read_nccl_tests_header(lines, file);  // first: its lines come before the table's
+  for (const auto& [number, line] : lines) {
     if (!line.empty() && line.front() == '#') {
-      const auto words = split_words(line.substr(1));
-      if (words.size() >= 2 && words[0] == "Rank" && parse_count(words[1])) ++rank_lines;
       if (auto found = header_columns(line); !found.empty() && columns.empty()) columns = found, header_line = number;
       continue;
     }
@@ -56,9 +58,9 @@ MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file) {
   if (columns.empty())
     throw_trace_error(file, 1, "no \"# size count type ... time algbw busbw\" header: not nccl-tests output");
   if (trace.points.empty()) throw_trace_error(file, header_line, "the nccl-tests table has no rows");
-  if (rank_lines > 0) {
-    trace.ranks = rank_lines;
-    for (auto& point : trace.points) point.ranks = rank_lines;
+  if (trace.run && !trace.run->ranks.empty()) {
+    trace.ranks = static_cast<int>(trace.run->ranks.size());
+    for (auto& point : trace.points) point.ranks = trace.ranks;
   }
   return trace;
 }
