@@ -124,8 +124,9 @@ int plan_command(const ParsedArguments& args) {
   const double total = estimated_cases_seconds(sweep, all);
   fmt::print("estimated wall time: {} with {} job{} ({} of simulation in all)\n", format_duration(total / jobs), jobs,
              jobs == 1 ? "" : "s", format_duration(total));
-  fmt::print("basis: per case 0.25 s of start-up + 0.02 s per simulated GiB (2 x size x ranks x (iterations + warm-up),\n"
-             "       summed over sizes), measured with SMPI on the 2-core development machine (README \"Sweeps\")\n");
+  fmt::print("basis: per case 0.9 s of start-up + 0.01 s per rank and size + 0.2 s per simulated GiB on the wire\n"
+             "       (2 x size x ranks x (iterations + warm-up), summed over sizes), divided over the jobs; measured\n"
+             "       with SMPI on a loaded 2-core machine (README \"Sweeps\"); expect within ~2x\n");
   return 0;
 }
 

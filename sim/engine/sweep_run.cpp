@@ -116,12 +116,16 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
 }
 
 double estimated_case_seconds(int ranks, const std::vector<std::uint64_t>& sizes, int calls_per_size) {
-  // Measured: see README "Sweeps" (start-up of smpirun and the platform, then simulated bytes).
-  constexpr double kStartupS = 0.25;
-  constexpr double kSecondsPerSimulatedGiB = 0.02;
+  // Measured on the 2-core development machine under a load of ~9 (README "Sweeps"): a case of 8 ranks
+  // and one 64 KiB size takes 0.9 s (smpirun, platform library, the rank program's start), 32 ranks
+  // 1.1 s; 4 GiB simulated on the wire (8 ranks x 64 MiB, or 32 x 16 MiB, 4 calls) adds 0.7-1.1 s.
+  constexpr double kStartupS = 0.9;
+  constexpr double kPerRankAndSizeS = 0.01;
+  constexpr double kPerSimulatedGiBS = 0.2;
   double bytes = 0;
   for (std::uint64_t size : sizes) bytes += 2.0 * static_cast<double>(size) * ranks * calls_per_size;
-  return kStartupS + kSecondsPerSimulatedGiB * bytes / (1024.0 * 1024 * 1024);
+  return kStartupS + kPerRankAndSizeS * ranks * static_cast<double>(sizes.size()) +
+         kPerSimulatedGiBS * bytes / (1024.0 * 1024 * 1024);
 }
 
 }  // namespace ringsim

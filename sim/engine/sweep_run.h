@@ -27,9 +27,9 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
                                   const std::vector<std::size_t>& cases, int jobs,
                                   const std::function<void(bool ok)>& on_case_done);
 
-// Rough wall time of one case on one core of this machine, for `sweep plan`: a start-up cost plus a
-// cost per simulated byte sent (ranks x 2 x bytes per call, calls = iterations + warmup, each size).
-// The constants were measured on the 2-core development machine (README "Sweeps").
+// Rough wall time of one case on one core, for `sweep plan`: a start-up cost, a cost per rank and
+// size, and a cost per simulated byte on the wire (2 x size x ranks per call, calls = iterations +
+// warm-up, each size). Measured on the 2-core development machine (README "Sweeps"); within ~2x.
 double estimated_case_seconds(int ranks, const std::vector<std::uint64_t>& sizes, int calls_per_size);
 
 }  // namespace ringsim
