@@ -42,6 +42,10 @@ test "$before" = "$(stat -c %Y.%s "$work/a/shard-0001-of-0003.json")" || fail "t
 test ! -e "$work/a/shard-0000-of-0003.failed" || fail "the re-run shard kept its .failed file"
 "$ringsim" sweep merge "$work/a" -o "$work/a.json"
 
+# ringsim report reads the merged results as any results JSON.
+"$ringsim" report "$work/a.json" -o "$work/report.html" >/dev/null 2>&1 || fail "ringsim report cannot read the merged results"
+test -s "$work/report.html" || fail "ringsim report wrote nothing"
+
 # One shard, locally: byte-identical merged results.
 "$ringsim" sweep run "$sweep" --out "$work/b" --shards 1 --quiet
 "$ringsim" sweep merge "$work/b" -o "$work/b.json"
