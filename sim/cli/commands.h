@@ -11,5 +11,6 @@ int validate_command(int argc, char** argv);  // argv[0] is "validate"
 int calibrate_command(int argc, char** argv); // argv[0] is "calibrate"
 int analyze_command(int argc, char** argv);   // argv[0] is "analyze"
 int report_command(int argc, char** argv);    // argv[0] is "report"
+int sweep_command(int argc, char** argv);     // argv[0] is "sweep"
 
 }  // namespace ringsim

@@ -21,6 +21,7 @@ commands:
   analyze TOPOLOGY.json    embed a placement's ring in the topology: load per link, bottleneck, closed-form time
   platform TOPOLOGY.json   write the SimGrid platform XML of a compact topology
   report RESULTS.json      one self-contained HTML page of plots from a results JSON (-o report.html)
+  sweep ACTION ...          plan, run (here or as a Slurm job array), status, merge: many cases from one sweep file
 
 Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2 bad input or usage.
 See README.md for the scenario, topology and results formats.
@@ -33,7 +34,7 @@ constexpr std::pair<std::string_view, CommandFn> kCommands[] = {
     {"run", ringsim::run_command},           {"measure", ringsim::measure_command},
     {"validate", ringsim::validate_command}, {"calibrate", ringsim::calibrate_command},
     {"analyze", ringsim::analyze_command},   {"platform", ringsim::platform_command},
-    {"report", ringsim::report_command},
+    {"report", ringsim::report_command},     {"sweep", ringsim::sweep_command},
 };
 
 CommandFn find_command(std::string_view name) {

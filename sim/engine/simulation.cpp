@@ -17,16 +17,6 @@
 namespace ringsim {
 namespace {
 
-// A compact topology's platform is planned here, under the scenario's model (which may scale its
-// links or add process stacks), and built by the platform library (platform_library.h): its size
-// grows with the nodes. SimGrid XML is used as written.
-std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const WorkDirectory& work) {
-  if (!plan.shaped) return platform.source;
-  const auto file = work.path() / "platform-plan.json";
-  write_file_atomically(file, plan_file_json(*plan.shaped, plan.scenario.model.platform_model()));
-  return file;
-}
-
 struct PreparedJobs {
   std::vector<CaseJob> jobs;
   std::vector<std::filesystem::path> events_files;
@@ -39,10 +29,7 @@ PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path&
     for (const auto& algorithm : scenario.algorithms) {
       const SimulationCase spec{placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm)};
       const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
-      const PreparedCase prepared =
-          spec.engine == "s4u"
-              ? prepare_s4u_case(scenario, platform_file, layout, spec, case_dir, find_s4u_program(), record_events)
-              : prepare_smpi_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
+      const PreparedCase prepared = prepare_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
       prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       prepared_jobs.events_files.push_back(prepared.events);
     }
@@ -62,13 +49,31 @@ void write_timeline(const std::string& file, const std::string& scenario_name, c
 
 }  // namespace
 
+// A compact topology's platform is planned here, under the scenario's model (which may scale its
+// links or add process stacks), and built by the platform library (platform_library.h): its size
+// grows with the nodes. SimGrid XML is used as written.
+std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir) {
+  if (!plan.shaped) return platform.source;
+  const auto file = dir / "platform-plan.json";
+  write_file_atomically(file, plan_file_json(*plan.shaped, plan.scenario.model.platform_model()));
+  return file;
+}
+
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+                          const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
+                          bool record_events) {
+  return spec.engine == "s4u"
+             ? prepare_s4u_case(scenario, platform_file, layout, spec, case_dir, find_s4u_program(), record_events)
+             : prepare_smpi_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
+}
+
 std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
                                                         const SimulationOptions& options,
                                                         const std::optional<std::string>& timeline_file) {
   const Scenario& scenario = plan.scenario;
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
-  const std::filesystem::path platform_file = platform_file_of(plan, platform, work);
+  const std::filesystem::path platform_file = platform_file_of(plan, platform, work.path());
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
   const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
   const PreparedJobs prepared = prepare_jobs(scenario, platform_file, platform.layout, tools, work, record_events);

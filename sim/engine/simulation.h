@@ -5,6 +5,7 @@
 #include "../analysis/variant_plan.h"
 #include "../model/scenario.h"
 #include "../results/case_results.h"
+#include "smpi_case.h"
 
 #include <optional>
 #include <string>
@@ -31,5 +32,14 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file = std::nullopt);
+
+// The platform SimGrid loads for PLAN: the topology as its model shapes it, planned into DIR/platform-plan.json
+// (compact topologies), or the SimGrid XML as written.
+std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);
+
+// One case's files in CASE_DIR and its command, on the engine SPEC names (smpirun or the S4U engine).
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+                          const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
+                          bool record_events);
 
 }  // namespace ringsim

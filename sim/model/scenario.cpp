@@ -23,6 +23,8 @@ std::uint64_t read_size(const nlohmann::json& value, const std::string& file, co
   return *bytes;
 }
 
+}  // namespace
+
 // "sizes": ["1MiB", "16MiB"] or, as nccl-tests' -b/-e/-f, {"from": "1MiB", "to": "256MiB", "factor": 2}.
 std::vector<std::uint64_t> read_sizes(JsonObjectReader& top) {
   const nlohmann::json& sizes = top.required_value("sizes");
@@ -69,7 +71,43 @@ PlacementSpec read_placement(const nlohmann::json& value, const std::string& fil
   return placement;
 }
 
-}  // namespace
+std::vector<std::string> read_algorithms(JsonObjectReader& top) {
+  const nlohmann::json* algorithms = top.optional_value("algorithms");
+  if (algorithms == nullptr) return {"ring"};
+  if (!algorithms->is_array() || algorithms->empty()) top.fail("algorithms", "expected a non-empty array of algorithm names");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < algorithms->size(); ++i) {
+    const auto& entry = (*algorithms)[i];
+    auto known = [&](const AlgorithmInfo& info) { return entry.is_string() && info.name == entry.get<std::string>(); };
+    if (std::none_of(kAlgorithmCatalog.begin(), kAlgorithmCatalog.end(), known)) {
+      std::vector<std::string_view> catalog;
+      for (const auto& info : kAlgorithmCatalog) catalog.push_back(info.name);
+      throw_input_error(top.file(), top.path_of("algorithms", i),
+                        fmt::format("unknown algorithm {}; known: {}", describe_json(entry), fmt::join(catalog, ", ")));
+    }
+    names.push_back(entry.get<std::string>());
+  }
+  return names;
+}
+
+std::vector<ScenarioVariant> read_variants(JsonObjectReader& top, const ModelSettings& base) {
+  std::vector<ScenarioVariant> variants;
+  const nlohmann::json* list = top.optional_value("variants");
+  if (list == nullptr) return variants;
+  if (!list->is_array() || list->empty())
+    top.fail("variants", "expected a non-empty array such as [{\"name\": \"1 Gbit/s\", \"model\": {\"nic_bandwidth\": \"1Gbps\"}}]");
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    JsonObjectReader entry((*list)[i], top.file(), top.path_of("variants", i));
+    ScenarioVariant variant{entry.required_string("name"), base};
+    if (const nlohmann::json* model = entry.optional_value("model"))
+      variant.model = read_model(*model, top.file(), entry.path_of("model"), base);
+    entry.finish();
+    for (const auto& earlier : variants)
+      if (earlier.name == variant.name) entry.fail("name", fmt::format("variant name \"{}\" is used twice", variant.name));
+    variants.push_back(std::move(variant));
+  }
+  return variants;
+}
 
 Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placements_key) {
   const nlohmann::json root = load_json_file(file);
@@ -89,42 +127,13 @@ Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placemen
       scenario.placements.push_back(read_placement((*placements)[i], name_of_file, top.path_of("placements", i)));
   }
 
-  if (const nlohmann::json* algorithms = top.optional_value("algorithms")) {
-    if (!algorithms->is_array() || algorithms->empty()) top.fail("algorithms", "expected a non-empty array of algorithm names");
-    for (std::size_t i = 0; i < algorithms->size(); ++i) {
-      const auto& entry = (*algorithms)[i];
-      auto known = [&](const AlgorithmInfo& info) { return entry.is_string() && info.name == entry.get<std::string>(); };
-      if (std::none_of(kAlgorithmCatalog.begin(), kAlgorithmCatalog.end(), known)) {
-        std::vector<std::string_view> names;
-        for (const auto& info : kAlgorithmCatalog) names.push_back(info.name);
-        throw_input_error(name_of_file, top.path_of("algorithms", i),
-                          fmt::format("unknown algorithm {}; known: {}", describe_json(entry), fmt::join(names, ", ")));
-      }
-      scenario.algorithms.push_back(entry.get<std::string>());
-    }
-  } else {
-    scenario.algorithms = {"ring"};
-  }
-
+  scenario.algorithms = read_algorithms(top);
   scenario.sizes = read_sizes(top);
   scenario.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
   scenario.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
   if (const nlohmann::json* model = top.optional_value("model"))
     scenario.model = read_model(*model, name_of_file, top.path_of("model"), ModelSettings{});
-  if (const nlohmann::json* variants = top.optional_value("variants")) {
-    if (!variants->is_array() || variants->empty())
-      top.fail("variants", "expected a non-empty array such as [{\"name\": \"1 Gbit/s\", \"model\": {\"nic_bandwidth\": \"1Gbps\"}}]");
-    for (std::size_t i = 0; i < variants->size(); ++i) {
-      JsonObjectReader entry((*variants)[i], name_of_file, top.path_of("variants", i));
-      ScenarioVariant variant{entry.required_string("name"), scenario.model};
-      if (const nlohmann::json* model = entry.optional_value("model"))
-        variant.model = read_model(*model, name_of_file, entry.path_of("model"), scenario.model);
-      entry.finish();
-      for (const auto& earlier : scenario.variants)
-        if (earlier.name == variant.name) entry.fail("name", fmt::format("variant name \"{}\" is used twice", variant.name));
-      scenario.variants.push_back(std::move(variant));
-    }
-  }
+  scenario.variants = read_variants(top, scenario.model);
   top.finish();
   return scenario;
 }

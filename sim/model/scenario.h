@@ -43,6 +43,17 @@ enum class PlacementsKey { required, optional };
 // With PlacementsKey::optional a scenario without "placements" has none.
 Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placements_key = PlacementsKey::required);
 
+// Readers of the scenario's fields, shared with sweep files (sweep_spec.h); each throws InputError
+// naming the file and JSON path.
+// "sizes": ["1MiB", ...] or {"from", "to", "factor"}: bytes, each a non-empty multiple of 4.
+std::vector<std::uint64_t> read_sizes(JsonObjectReader& top);
+// "4-3-1" or {"ranks": "4-3-1", "order": "cyclic"} at PATH.
+PlacementSpec read_placement(const nlohmann::json& value, const std::string& file, const std::string& path);
+// "algorithms": names of the catalog; ["ring"] when absent.
+std::vector<std::string> read_algorithms(JsonObjectReader& top);
+// "variants": [{"name", "model"}], each model over BASE; empty when absent.
+std::vector<ScenarioVariant> read_variants(JsonObjectReader& top, const ModelSettings& base);
+
 // Checks that every placement fits the platform's nodes; throws InputError at /placements/<i>.
 void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout);
 

@@ -1,0 +1,166 @@
+#include "sweep_directory.h"
+
+#include "../common/atomic_file.h"
+#include "../common/input_error.h"
+#include "../common/json_input.h"
+
+#include <charconv>
+#include <fmt/format.h>
+#include <fstream>
+
+namespace ringsim {
+namespace {
+
+constexpr const char* kManifestName = "sweep-manifest.json";
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 1469598103934665603ULL) {
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ULL;
+  return hash;
+}
+
+nlohmann::json read_json(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  nlohmann::json value = nlohmann::json::parse(in, nullptr, false);
+  if (value.is_discarded() || !value.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", file.string()));
+  return value;
+}
+
+}  // namespace
+
+std::optional<ShardId> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  ShardId shard;
+  auto whole = [](std::string_view digits, std::size_t& value) {
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+  };
+  if (!whole(std::string_view(text).substr(0, slash), shard.index) || !whole(std::string_view(text).substr(slash + 1), shard.count))
+    return std::nullopt;
+  if (shard.count == 0 || shard.index >= shard.count) return std::nullopt;
+  return shard;
+}
+
+std::vector<std::size_t> cases_of_shard(std::size_t cases, ShardId shard) {
+  std::vector<std::size_t> mine;
+  for (std::size_t c = shard.index; c < cases; c += shard.count) mine.push_back(c);
+  return mine;
+}
+
+std::string sweep_digest(const SweepSpec& spec, const ExpandedSweep& sweep) {
+  std::uint64_t hash = fnv1a(fmt::format("{}|{}|{}|{}|", spec.name, fmt::join(spec.sizes, ","), spec.iterations, spec.warmup));
+  for (const SweepCase& one : sweep.cases) {
+    const SweepGroup& group = sweep.groups[one.group];
+    const Scenario& scenario = group.scenario;
+    hash = fnv1a(fmt::format("{}|{}|{}|{}|{}\n", spec.topologies[group.topology].string(), group.variant,
+                             scenario.model.to_json().dump(), scenario.placements[one.placement].label(),
+                             scenario.algorithms[one.algorithm]),
+                 hash);
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+nlohmann::json merged_document_header(const SweepSpec& spec) {
+  nlohmann::json document = {{"kind", "simulated"}, {"scenario", spec.name}};
+  if (spec.variants.empty()) document["model"] = spec.model.to_json();
+  for (const ScenarioVariant& variant : spec.variants)
+    document["variants"].push_back({{"name", variant.name}, {"model", variant.model.to_json()}});
+  if (spec.topologies.size() > 1)
+    for (const auto& topology : spec.topologies) document["topologies"].push_back(topology.string());
+  return document;
+}
+
+void SweepDirectory::claim(const SweepManifest& manifest) const {
+  const auto file = dir_ / kManifestName;
+  if (std::filesystem::exists(file)) {
+    const SweepManifest existing = this->manifest();
+    if (existing.digest != manifest.digest)
+      throw InputError(fmt::format("{}: holds the results of another sweep ({}, digest {}; this one has {}): give another --out",
+                                   dir_.string(), existing.sweep, existing.digest, manifest.digest));
+    if (existing.shards != manifest.shards)
+      throw InputError(fmt::format("{}: was split into {} shards, not {}: use --shards {} (or another --out)", dir_.string(),
+                                   existing.shards, manifest.shards, existing.shards));
+    return;
+  }
+  std::error_code error;
+  std::filesystem::create_directories(dir_, error);
+  if (error) throw InputError(fmt::format("--out {}: cannot create the directory ({})", dir_.string(), error.message()));
+  const nlohmann::json content = {{"sweep", manifest.sweep}, {"digest", manifest.digest}, {"cases", manifest.cases},
+                                  {"shards", manifest.shards}, {"document", manifest.document}};
+  write_file_atomically(file, content.dump(2) + "\n");
+}
+
+SweepManifest SweepDirectory::manifest() const {
+  const auto file = dir_ / kManifestName;
+  if (!std::filesystem::exists(file))
+    throw InputError(fmt::format("{}: no {} here: not the --out of `ringsim sweep run`", dir_.string(), kManifestName));
+  const nlohmann::json content = read_json(file);
+  try {
+    return {content.at("sweep").get<std::string>(), content.at("digest").get<std::string>(),
+            content.at("cases").get<std::size_t>(), content.at("shards").get<std::size_t>(), content.at("document")};
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: {}", file.string(), e.what()));
+  }
+}
+
+std::filesystem::path SweepDirectory::results_file(ShardId shard) const {
+  return dir_ / fmt::format("shard-{:04}-of-{:04}.json", shard.index, shard.count);
+}
+
+std::filesystem::path SweepDirectory::failed_file(ShardId shard) const {
+  return dir_ / fmt::format("shard-{:04}-of-{:04}.failed", shard.index, shard.count);
+}
+
+ShardState SweepDirectory::state(std::size_t shard, std::size_t shards) const {
+  if (std::filesystem::exists(results_file({shard, shards}))) return ShardState::done;
+  if (std::filesystem::exists(failed_file({shard, shards}))) return ShardState::failed;
+  return ShardState::pending;
+}
+
+void SweepDirectory::write_done(ShardId shard, const std::string& digest, const nlohmann::json& rows) const {
+  const nlohmann::json content = {{"shard", shard.index}, {"shards", shard.count}, {"digest", digest}, {"results", rows}};
+  write_file_atomically(results_file(shard), content.dump(1) + "\n");
+  std::filesystem::remove(failed_file(shard));
+}
+
+void SweepDirectory::write_failed(ShardId shard, const std::vector<std::string>& failures) const {
+  write_file_atomically(failed_file(shard), fmt::format("{}\n", fmt::join(failures, "\n")));
+}
+
+nlohmann::json SweepDirectory::merge() const {
+  const SweepManifest manifest = this->manifest();
+  std::vector<std::size_t> missing;
+  std::vector<nlohmann::json> by_case(manifest.cases);
+  std::vector<std::size_t> shard_of_case(manifest.cases, manifest.shards);  // shards: none yet
+  for (std::size_t s = 0; s < manifest.shards; ++s) {
+    if (state(s, manifest.shards) != ShardState::done) {
+      missing.push_back(s);
+      continue;
+    }
+    const auto file = results_file({s, manifest.shards});
+    nlohmann::json shard = read_json(file);
+    if (shard.value("digest", "") != manifest.digest)
+      throw std::runtime_error(fmt::format("{}: written for another sweep (digest {})", file.string(), shard.value("digest", "")));
+    for (nlohmann::json& row : shard.at("results")) {
+      const auto c = row.at("case").get<std::size_t>();
+      if (c >= manifest.cases) throw std::runtime_error(fmt::format("{}: case {} is not in the sweep", file.string(), c));
+      if (shard_of_case[c] != manifest.shards && shard_of_case[c] != s)
+        throw std::runtime_error(fmt::format("{}: case {} is also in shard {}", file.string(), c, shard_of_case[c]));
+      shard_of_case[c] = s;
+      row.erase("case");
+      by_case[c].push_back(std::move(row));
+    }
+  }
+  if (!missing.empty())
+    throw std::runtime_error(fmt::format("{}: {} of {} shards not done (shards {}); run `ringsim sweep run` again",
+                                         dir_.string(), missing.size(), manifest.shards, fmt::join(missing, ", ")));
+  nlohmann::json document = manifest.document;
+  document["results"] = nlohmann::json::array();
+  for (std::size_t c = 0; c < manifest.cases; ++c) {
+    if (by_case[c].is_null()) throw std::runtime_error(fmt::format("{}: case {} has no result", dir_.string(), c));
+    for (auto& row : by_case[c]) document["results"].push_back(std::move(row));
+  }
+  return document;
+}
+
+}  // namespace ringsim
