@@ -57,6 +57,10 @@ std::string describe_json(const nlohmann::json& value) {
 }
 
 std::string read_input_file(const std::filesystem::path& file) {
+  // A directory opens as an empty stream on Linux; say what it is rather than "malformed".
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored))
+    throw InputError(fmt::format("{}: is a directory; expected a file", file.string()));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
   std::stringstream buffer;

@@ -139,7 +139,7 @@ ModelSettings read_model(const nlohmann::json& value, const std::string& file, c
       else if (setting.is_boolean()) text = setting.get<bool>() ? "yes" : "no";
       else if (setting.is_number()) text = setting.dump();
       else throw_input_error(file, where, fmt::format("expected a string, number or boolean, found {}", describe_json(setting)));
-      auto same_key = [&](const auto& entry) { return entry.first == key; };
+      auto same_key = [&name = key](const auto& entry) { return entry.first == name; };
       std::erase_if(base.simgrid, same_key);
       base.simgrid.emplace_back(key, text);
     }
