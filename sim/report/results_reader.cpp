@@ -75,7 +75,7 @@ std::string ResultEntry::case_label() const {
 
 ResultsDocument parse_results_document(const nlohmann::json& document, const std::string& file) {
   if (!document.is_object() || !document.contains("results") || !document.at("results").is_array())
-    throw InputError(fmt::format("{}: {}", file, kNotResults));
+    throw InputError(fmt::format("{}: {}: {}", file, document.is_object() ? "/results" : "/", kNotResults));
   const auto& rows = document.at("results");
   if (rows.empty()) throw InputError(fmt::format("{}: /results: no results to report (the array is empty)", file));
   ResultsDocument results;

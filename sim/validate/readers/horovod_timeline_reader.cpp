@@ -77,7 +77,7 @@ MeasuredTrace read_horovod_timeline(std::string_view text, const std::string& fi
   int max_rank = -1;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& event = events[i];
-    const std::string where = fmt::format("event {}", i);
+    const std::string where = fmt::format("/{}", i);  // the event's JSON path in the array
     if (!event.is_object() || !event.contains("ph") || !event["ph"].is_string())
       throw InputError(fmt::format("{}: {}: a trace event needs a \"ph\" string", file, where));
     const std::string phase = event["ph"];
