@@ -40,7 +40,7 @@ std::size_t series_count(const ReportSection& section) { return section.figure ?
 
 TEST_CASE("report: a file that is not a results JSON is an error naming it") {
   CHECK(RINGSIM_ERROR_OF(parse_results_document(json::array(), "x.json")).starts_with("x.json: /: not a ringsim results JSON"));
-  CHECK(RINGSIM_ERROR_OF(parse_results_document({{"name", "a scenario"}}, "s.json")).starts_with("s.json: not a ringsim"));
+  CHECK(RINGSIM_ERROR_OF(parse_results_document({{"name", "a scenario"}}, "s.json")).starts_with("s.json: /results: not a ringsim"));
   CHECK(RINGSIM_ERROR_OF(parse_results_document({{"results", json::array()}}, "e.json")) ==
         "e.json: /results: no results to report (the array is empty)");
   CHECK(RINGSIM_ERROR_OF(parse_results_document({{"results", {{{"placement", "4"}}}}}, "m.json")) ==
