@@ -8,6 +8,7 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev doctest-dev
   openmpi-bin libopenmpi-dev          # the rank program's real-MPI twin
   chromium                            # the test that ringsim report's plots render (headless)
+  clang libclang-rt-14-dev            # the sanitized build with libFuzzer (tools/check.sh, tools/fuzz.sh)
 )
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build with warnings as errors, run every test (units, whole-program SMPI
-# simulations, golden outputs) once with the ringsim command and unit tests built with ASan+UBSan,
-# then once on the normal build, which also runs the Open MPI twin of the rank program.
+# simulations, golden outputs) once with the ringsim command and unit tests built by clang with
+# ASan+UBSan, with a few seconds of libFuzzer on every reader, then once on the normal (g++) build,
+# which also runs the Open MPI twin of the rank program.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -9,8 +10,11 @@ jobs=$(nproc)
 echo "== build (warnings are errors)"
 "$root/tools/build.sh"
 
-echo "== tests with AddressSanitizer + UBSan in the code outside SMPI"
-RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build.sh" -DRINGSIM_SANITIZE=ON -DRINGSIM_WITH_OPENMPI=OFF
+echo "== tests with AddressSanitizer + UBSan in the code outside SMPI, and libFuzzer on every reader"
+# Built with clang, whose libFuzzer makes each reader's fuzz target a test too (README "Bad input and
+# fuzzing"); the same build serves the sanitized tests, so the suite builds twice, not three times.
+CC=clang CXX=clang++ RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build.sh" \
+  -DRINGSIM_SANITIZE=ON -DRINGSIM_FUZZ=ON -DRINGSIM_WITH_OPENMPI=OFF
 # Every test but the cross-checks whose time goes to SimGrid and to the rank program, neither of them
 # sanitized (the engines' and algorithms' many-case comparisons, the SMPI levers, the page rendered
 # in Chromium): they run in the normal pass below, and here they would only double the suite's time.

@@ -57,6 +57,10 @@ std::string describe_json(const nlohmann::json& value) {
 }
 
 std::string read_input_file(const std::filesystem::path& file) {
+  // A directory opens as an empty stream on Linux; say what it is rather than "malformed".
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored))
+    throw InputError(fmt::format("{}: is a directory; expected a file", file.string()));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
   std::stringstream buffer;
@@ -64,12 +68,21 @@ std::string read_input_file(const std::filesystem::path& file) {
   return buffer.str();
 }
 
+std::size_t json_error_byte(std::string_view text, const nlohmann::json::exception& error) {
+  if (const auto* syntax = dynamic_cast<const nlohmann::json::parse_error*>(&error)) return syntax->byte;
+  const std::string_view what = error.what();
+  const std::size_t open = what.find('\''), close = what.rfind('\'');
+  if (open == std::string_view::npos || close <= open + 1) return 1;
+  const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+  return at == std::string_view::npos ? 1 : at + 1;
+}
+
 nlohmann::json load_json_file(const std::filesystem::path& file) {
   const std::string text = read_input_file(file);
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    auto [line, column] = line_column(text, e.byte);
+  } catch (const nlohmann::json::exception& e) {
+    auto [line, column] = line_column(text, json_error_byte(text, e));
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the reason.
     if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);

@@ -18,6 +18,11 @@ std::string read_input_file(const std::filesystem::path& file);
 // Parses FILE; throws InputError "FILE:LINE:COL: malformed JSON: ..." or "FILE: cannot read ...".
 nlohmann::json load_json_file(const std::filesystem::path& file);
 
+// Where nlohmann's parser failed in TEXT, as a 1-based byte offset (parse_error::byte's convention):
+// a syntax error carries it; a number too large for a double (out_of_range 406) only names its
+// token, which is looked up in TEXT. Every reader of JSON text catches nlohmann::json::exception.
+std::size_t json_error_byte(std::string_view text, const nlohmann::json::exception& error);
+
 // Reads one JSON object key by key. Every accessor records the key as known; finish() then
 // rejects the keys nobody asked for, naming the closest known one.
 class JsonObjectReader {

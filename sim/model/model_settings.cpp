@@ -155,7 +155,7 @@ void read_simgrid_settings(JsonObjectReader& reader, const std::string& file, Mo
     else if (setting.is_boolean()) text = setting.get<bool>() ? "yes" : "no";
     else if (setting.is_number()) text = setting.dump();
     else throw_input_error(file, where, fmt::format("expected a string, number or boolean, found {}", describe_json(setting)));
-    auto same_key = [&](const auto& entry) { return entry.first == key; };
+    auto same_key = [&name = key](const auto& entry) { return entry.first == name; };  // clang 14: no binding capture
     std::erase_if(base.simgrid, same_key);
     base.simgrid.emplace_back(key, text);
   }

@@ -154,7 +154,7 @@ void ResultsDocument::save(const std::filesystem::path& file) const {
 
 ResultsDocument ResultsDocument::parse(const nlohmann::json& json, const std::string& file) {
   if (!json.is_object() || !json.contains("results") || !json.at("results").is_array())
-    throw InputError(fmt::format("{}: {}", file, kNotResults));
+    throw InputError(fmt::format("{}: {}: {}", file, json.is_object() ? "/results" : "/", kNotResults));
   const auto& rows = json.at("results");
   if (rows.empty()) throw InputError(fmt::format("{}: /results: no results to report (the array is empty)", file));
   const FieldReader envelope(json, file, "");

@@ -30,8 +30,12 @@ int print_results(const Scenario& scenario, const ClusterLayout& layout, const s
 
 void check_output_file(const std::string& option, const std::string& file) {
   auto dir = std::filesystem::path(file).parent_path();
-  if (!dir.empty() && !std::filesystem::is_directory(dir))
+  std::error_code ignored;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ignored)) {
+    if (std::filesystem::exists(dir, ignored))
+      throw InputError(fmt::format("{} {}: {} is not a directory", option, file, dir.string()));
     throw InputError(fmt::format("{} {}: directory {} does not exist", option, file, dir.string()));
+  }
 }
 
 }  // namespace ringsim

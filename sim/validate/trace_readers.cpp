@@ -16,19 +16,39 @@ const std::vector<TraceReader>& trace_readers() {
       {"ringsim", "ringsim results JSON (ringsim run/measure --json)", detect_ringsim_results, read_ringsim_results},
       {"horovod-timeline", "Horovod timeline (HOROVOD_TIMELINE / --timeline-filename)", detect_horovod_timeline,
        read_horovod_timeline},
-      {"nccl-tests", "nccl-tests all_reduce_perf output", detect_nccl_tests, read_nccl_tests},
-      {"imb", "Intel MPI Benchmarks IMB-MPI1 Allreduce output", detect_imb, read_imb},
-      {"osu", "OSU Micro-Benchmarks osu_allreduce output", detect_osu, read_osu},
+      {"nccl-tests", "nccl-tests all_reduce_perf output", detect_nccl_tests, read_nccl_tests, true},
+      {"imb", "Intel MPI Benchmarks IMB-MPI1 Allreduce output", detect_imb, read_imb, true},
+      {"osu", "OSU Micro-Benchmarks osu_allreduce output", detect_osu, read_osu, true},
   };
   return kReaders;
 }
+
+namespace {
+
+void require_increasing_sizes(const MeasuredTrace& trace, const std::string& file) {
+  for (std::size_t i = 1; i < trace.points.size(); ++i) {
+    const MeasuredPoint& previous = trace.points[i - 1];
+    const MeasuredPoint& point = trace.points[i];
+    // IMB repeats its sweep per process count: a new count starts a new sweep.
+    if (point.ranks == previous.ranks && point.bytes <= previous.bytes)
+      throw InputError(fmt::format("{}:{}: size {} after {} (line {}); {} prints one run's sizes in increasing "
+                                   "order: is this two runs in one file?",
+                                   file, point.line, point.bytes, previous.bytes, previous.line, trace.format));
+  }
+}
+
+}  // namespace
 
 MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format) {
   const std::string text = read_input_file(file);
   std::vector<std::string_view> names;
   for (const auto& reader : trace_readers()) names.push_back(reader.name);
   for (const auto& reader : trace_readers()) {
-    if (format ? reader.name == *format : reader.detect(text)) return reader.read(text, file.string());
+    if (format ? reader.name == *format : reader.detect(text)) {
+      MeasuredTrace trace = reader.read(text, file.string());
+      if (reader.one_sweep) require_increasing_sizes(trace, file.string());
+      return trace;
+    }
   }
   if (format)
     throw InputError(fmt::format("unknown trace format \"{}\"; known: {}", *format, fmt::join(names, ", ")));

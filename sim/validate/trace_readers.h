@@ -19,6 +19,9 @@ struct TraceReader {
   bool (*detect)(std::string_view text);
   // Parses TEXT; throws InputError "FILE:LINE: what is wrong" for malformed input.
   MeasuredTrace (*read)(std::string_view text, const std::string& file);
+  // True for a benchmark's sweep (one run per rank count, sizes printed in increasing order): sizes
+  // that do not increase mean two runs in one file or a damaged one, and read_trace() rejects them.
+  bool one_sweep = false;
 };
 
 const std::vector<TraceReader>& trace_readers();

@@ -37,7 +37,8 @@ TEST_CASE("ideal model: ring time is 2(N-1)(S/(N B) + L) within 1% for N = 8 and
     for (std::uint64_t bytes : {16u << 20, 64u << 20}) {
       const double predicted = 2.0 * (ranks - 1) * (static_cast<double>(bytes) / (ranks * bandwidth) + latency);
       const double simulated = row_of(results, placement, "block", bytes).at("time_s").get<double>();
-      CAPTURE(placement);
+      const std::string placement_text = placement;  // clang 14 cannot capture a structured binding
+      CAPTURE(placement_text);
       CAPTURE(bytes);
       CHECK(simulated == doctest::Approx(predicted).epsilon(0.01));
     }

@@ -60,9 +60,10 @@ TEST_CASE("report: a page from the results fixture and for bad input one line wi
   const auto scenario = dir.write("scenario.json", two_case_scenario());
   const auto empty = dir.write("empty.json", R"({"kind": "simulated", "results": []})");
   for (const auto& [input, message] : {std::pair{(dir.path() / "missing.json").string(), "missing.json: cannot read"},
-                                       std::pair{scenario.string(), "scenario.json: not a ringsim results JSON"},
+                                       std::pair{scenario.string(), "scenario.json: /results: not a ringsim results JSON"},
                                        std::pair{empty.string(), "empty.json: /results: no results to report"}}) {
-    CAPTURE(input);
+    const std::string input_file = input;  // clang 14 cannot capture a structured binding
+    CAPTURE(input_file);
     const auto bad = run_ringsim("report " + input + " -o " + (dir.path() / "bad.html").string(), dir.path());
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find(message) != std::string::npos);

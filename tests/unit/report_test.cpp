@@ -39,8 +39,8 @@ std::size_t series_count(const ReportSection& section) { return section.figure ?
 }  // namespace
 
 TEST_CASE("report: a file that is not a results JSON is an error naming it") {
-  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json::array(), "x.json")).starts_with("x.json: not a ringsim results JSON"));
-  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"name", "a scenario"}}, "s.json")).starts_with("s.json: not a ringsim"));
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse(json::array(), "x.json")).starts_with("x.json: /: not a ringsim results JSON"));
+  CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"name", "a scenario"}}, "s.json")).starts_with("s.json: /results: not a ringsim"));
   CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", json::array()}}, "e.json")) ==
         "e.json: /results: no results to report (the array is empty)");
   CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", {{{"placement", "4"}}}}}, "m.json")) ==

@@ -6,6 +6,7 @@
 #include "../trace_readers.h"
 
 #include "../../common/input_error.h"
+#include "../../common/json_input.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -65,8 +66,8 @@ MeasuredTrace read_horovod_timeline(std::string_view text, const std::string& fi
   nlohmann::json events;
   try {
     events = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw_trace_error(file, line_of(text, e.byte), "malformed Horovod timeline JSON (truncated inside an event?)");
+  } catch (const nlohmann::json::exception& e) {
+    throw_trace_error(file, line_of(text, json_error_byte(json_text, e)), "malformed Horovod timeline JSON (truncated inside an event?)");
   }
   if (!events.is_array()) throw_trace_error(file, 1, "a Horovod timeline is a JSON array of trace events");
 
@@ -77,7 +78,7 @@ MeasuredTrace read_horovod_timeline(std::string_view text, const std::string& fi
   int max_rank = -1;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& event = events[i];
-    const std::string where = fmt::format("event {}", i);
+    const std::string where = fmt::format("/{}", i);  // the event's JSON path in the array
     if (!event.is_object() || !event.contains("ph") || !event["ph"].is_string())
       throw InputError(fmt::format("{}: {}: a trace event needs a \"ph\" string", file, where));
     const std::string phase = event["ph"];

@@ -22,8 +22,9 @@ MeasuredTrace read_ringsim_results(std::string_view text, const std::string& fil
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(e.byte, text.size())), '\n'));
+  } catch (const nlohmann::json::exception& e) {
+    const std::size_t byte = std::min(json_error_byte(text, e), text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(byte), '\n'));
     throw InputError(fmt::format("{}:{}: malformed results JSON", file, line));
   }
   const ResultsDocument results = ResultsDocument::parse(document, file);

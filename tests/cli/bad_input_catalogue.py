@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The bad-input catalogue (README "Bad input"): hand-written bad inputs across every command. Each must
+end with exit status 2, exactly one line on stderr (the expected one, with {dir} for the catalogue's
+directory), and no file at the output path the command was given.
+
+usage: bad_input_catalogue.py RINGSIM [--print]   (--print: show what each case gives, check nothing)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BAD = os.path.join(HERE, "bad")
+FIXTURES = os.path.join(HERE, "..", "fixtures", "traces")
+
+# (name, arguments after `ringsim`, output path the command must not leave, expected stderr line)
+# Paths: {bad} = tests/cli/bad, {fix} = tests/fixtures/traces, {out} = a fresh temporary directory.
+CASES = [
+    ('run: truncated scenario', ['run', '{bad}/truncated-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/truncated-scenario.json:1:74: malformed JSON: syntax error while parsing object key - unexpected end of input; expected string literal'),
+    ('run: sizes not a list', ['run', '{bad}/sizes-not-a-list.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/sizes-not-a-list.json: /sizes: expected a non-empty array of sizes or an object {{"from", "to", "factor"}}'),
+    ('run: negative size', ['run', '{bad}/negative-size.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/negative-size.json: /sizes/0: expected a byte count such as 1048576, 4KiB, 16MiB or 1GiB, found "-4MiB"'),
+    ('run: huge iterations', ['run', '{bad}/huge-iterations.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/huge-iterations.json: /iterations: expected an integer from 1 to 100000, found 1e+30'),
+    ('run: negative warmup', ['run', '{bad}/negative-warmup.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/negative-warmup.json: /warmup: expected an integer from 0 to 100000, found -1'),
+    ('run: empty placements', ['run', '{bad}/no-placements.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/no-placements.json: /placements: expected a non-empty array of placements'),
+    ('run: empty sizes', ['run', '{bad}/no-sizes.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/no-sizes.json: /sizes: expected a non-empty array of sizes or an object {{"from", "to", "factor"}}'),
+    ('run: duplicate variant names', ['run', '{bad}/duplicate-variants.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/duplicate-variants.json: /variants/1/name: variant name "a" is used twice'),
+    ('run: topology with zero GPUs', ['run', '{bad}/zero-gpus-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/zero-gpus.json: /racks/0/nodes/0/gpus: expected an integer from 1 to 4096, found 0'),
+    ('run: placement on a missing node', ['run', '{bad}/missing-node-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/missing-node-scenario.json: /placements/0: placement 2-2-2 names 3 nodes but the platform has 2 (topology {bad}/../pair.json)'),
+    ('run: a directory as scenario', ['run', '{bad}', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}: is a directory; expected a file'),
+    ('run: output under a file', ['run', '{bad}/scenario-8.json', '--json', '/dev/null/r.json'], '',
+     'ringsim: --json /dev/null/r.json: /dev/null is not a directory'),
+    ('run: unknown option', ['run', '{bad}/scenario-8.json', '--frobnicate'], '',
+     'ringsim run: unknown option --frobnicate (see ringsim run --help)'),
+    ('run: bad engine in model file', ['run', '{bad}/scenario-8.json', '--model', '{bad}/bad-engine-model.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/bad-engine-model.json: /engine: unknown engine "warp"; expected one of auto, smpi, s4u'),
+    ('platform: negative bandwidth', ['platform', '{bad}/negative-bandwidth.json', '-o', '{out}/p.xml'], '{out}/p.xml',
+     'ringsim: {bad}/negative-bandwidth.json: /racks/0/nodes/0/nic/bandwidth: expected a bandwidth such as 10Gbps, 1.25GBps or 100Mbps, found "-10Gbps"'),
+    ('platform: latency in words', ['platform', '{bad}/word-latency.json', '-o', '{out}/p.xml'], '{out}/p.xml',
+     'ringsim: {bad}/word-latency.json: /racks/0/nodes/0/nic/latency: expected a latency such as 1us, 0.5ms or 0s, found "fast"'),
+    ('platform: zero nodes', ['platform', '{bad}/zero-nodes.json', '-o', '{out}/p.xml'], '{out}/p.xml',
+     'ringsim: {bad}/zero-nodes.json: /racks/0/nodes/0/count: expected an integer from 1 to 100000, found 0'),
+    ('platform: duplicate node names', ['platform', '{bad}/duplicate-node-names.json', '-o', '{out}/p.xml'], '{out}/p.xml',
+     'ringsim: {bad}/duplicate-node-names.json: /racks/0/nodes/1/name: node name "n0" is used twice'),
+    ('platform: missing file', ['platform', '{bad}/no-such-topology.json'], '',
+     'ringsim: {bad}/no-such-topology.json: cannot read file (does it exist?)'),
+    ('analyze: placement not a placement', ['analyze', '{cli}/pair.json', '--placement', '2-x'], '',
+     'ringsim analyze: "2-x" is not a placement such as 4-3-1 (see ringsim analyze --help)'),
+    ('analyze: no placement', ['analyze', '{cli}/pair.json'], '',
+     'ringsim analyze: --placement P (e.g. 4-3-1) is required (see ringsim analyze --help)'),
+    ('analyze: unknown order', ['analyze', '{cli}/pair.json', '--placement', '2-2', '--order', 'zigzag'], '',
+     'ringsim analyze: --order takes block, cyclic or optimized, not "zigzag" (see ringsim analyze --help)'),
+    ('analyze: size in words', ['analyze', '{cli}/pair.json', '--placement', '2-2', '--sizes', 'big'], '',
+     'option --sizes takes a byte count such as 1048576, 4KiB, 16MiB or 1GiB, not "big" (see ringsim analyze --help)'),
+    ('analyze: too many ranks', ['analyze', '{cli}/pair.json', '--placement', '4-4'], '',
+     'ringsim: {cli}/pair.json: placement 4-4 puts 4 ranks on node 0 (host0), which has 2 rank slots'),
+    ('validate: truncated nccl-tests', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/nccl-truncated.txt', '--json', '{out}/v.json'], '{out}/v.json',
+     'ringsim: {bad}/nccl-truncated.txt: not a trace format ringsim knows (ringsim, horovod-timeline, nccl-tests, imb, osu); name one with --format'),
+    ('validate: sizes out of order', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/nccl-out-of-order.txt', '--json', '{out}/v.json'], '{out}/v.json',
+     "ringsim: {bad}/nccl-out-of-order.txt:20: size 1048576 after 4194304 (line 19); nccl-tests prints one run's sizes in increasing order: is this two runs in one file?"),
+    ('validate: OSU time in words', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/osu-word.txt', '--json', '{out}/v.json'], '{out}/v.json',
+     'ringsim: {bad}/osu-word.txt:4: "fast" is not a latency in microseconds'),
+    ('validate: truncated Horovod timeline', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/horovod-truncated.json', '--format', 'horovod-timeline', '--json', '{out}/v.json'], '{out}/v.json',
+     'ringsim: {bad}/horovod-truncated.json:4: malformed Horovod timeline JSON (truncated inside an event?)'),
+    ('validate: empty trace', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/empty.txt'], '',
+     'ringsim: {bad}/empty.txt: not a trace format ringsim knows (ringsim, horovod-timeline, nccl-tests, imb, osu); name one with --format'),
+    ('validate: unknown format', ['validate', '{bad}/scenario-8.json', '--measured', '{fix}/osu.txt', '--format', 'csv'], '',
+     'ringsim: unknown trace format "csv"; known: ringsim, horovod-timeline, nccl-tests, imb, osu'),
+    ('validate: negative tolerance', ['validate', '{bad}/scenario-8.json', '--measured', '{fix}/osu.txt', '--tolerance', '-1'], '',
+     'option --tolerance takes a number above 0 such as 0.10, not "-1" (see ringsim validate --help)'),
+    ('validate: missing trace', ['validate', '{bad}/scenario-8.json', '--measured', '{bad}/no-such-trace.txt'], '',
+     'ringsim: {bad}/no-such-trace.txt: cannot read file (does it exist?)'),
+    ('validate: ranks mismatched', ['validate', '{bad}/scenario-4.json', '--measured', '{fix}/nccl-tests-new.txt', '--json', '{out}/v.json'], '{out}/v.json',
+     "ringsim: {fix}/nccl-tests-new.txt: the trace ran 8 ranks but the scenario's placement 2-2 has 4"),
+    ('calibrate: empty trace', ['calibrate', '{bad}/scenario-8.json', '--measured', '{bad}/empty.txt', '-o', '{out}/m.json'], '{out}/m.json',
+     'ringsim: {bad}/empty.txt: not a trace format ringsim knows (ringsim, horovod-timeline, nccl-tests, imb, osu); name one with --format'),
+    ('calibrate: output in a missing directory', ['calibrate', '{bad}/scenario-8.json', '--measured', '{fix}/osu.txt', '-o', '{out}/no/m.json'], '{out}/no/m.json',
+     'ringsim: -o {out}/no/m.json: directory {out}/no does not exist'),
+    ('report: not a results JSON', ['report', '{bad}/not-results.json', '-o', '{out}/r.html'], '{out}/r.html',
+     'ringsim: {bad}/not-results.json: /results: not a ringsim results JSON (expected an object with a "results" array, as `ringsim run --json FILE` writes)'),
+    ('report: truncated results', ['report', '{bad}/truncated-scenario.json', '-o', '{out}/r.html'], '{out}/r.html',
+     'ringsim: {bad}/truncated-scenario.json:1:74: malformed JSON: syntax error while parsing object key - unexpected end of input; expected string literal'),
+    ('report: output in a missing directory', ['report', '{cli}/../fixtures/report/results.json', '-o', '{out}/no/r.html'], '{out}/no/r.html',
+     'ringsim: -o {out}/no/r.html: directory {out}/no does not exist'),
+    ('measure: missing hostfile', ['measure', '{bad}/scenario-8.json', '--hostfile', '{bad}/no-such-hosts', '--json', '{out}/m.json'], '{out}/m.json',
+     'ringsim: {bad}/no-such-hosts: cannot read file (does it exist?)'),
+]
+
+
+def expand(text, out):
+    return text.format(bad=BAD, fix=os.path.normpath(FIXTURES), cli=HERE, out=out)
+
+
+def main():
+    ringsim, show = sys.argv[1], "--print" in sys.argv[2:]
+    failures = 0
+    for name, arguments, output, expected in CASES:
+        with tempfile.TemporaryDirectory(prefix="ringsim-bad-") as out:
+            argv = [ringsim] + [expand(a, out) for a in arguments]
+            done = subprocess.run(argv, capture_output=True, text=True, cwd=out, timeout=120)
+            lines = done.stderr.splitlines()
+            if show:
+                print(f"{name}: exit {done.returncode}: {done.stderr!r}")
+                continue
+            problems = []
+            if done.returncode != 2:
+                problems.append(f"exit status {done.returncode}, expected 2")
+            if lines != [expand(expected, out)]:
+                problems.append(f"stderr {done.stderr!r}, expected {expand(expected, out)!r}")
+            if output and os.path.exists(expand(output, out)):
+                problems.append(f"left {expand(output, out)} behind")
+            leftovers = [f for f in os.listdir(out)]
+            if leftovers:
+                problems.append(f"left {leftovers} in the working directory")
+            if problems:
+                failures += 1
+                print(f"FAIL {name}: " + "; ".join(problems))
+            else:
+                print(f"ok   {name}")
+    if not show:
+        print(f"{len(CASES) - failures}/{len(CASES)} bad inputs rejected as promised")
+    if len(CASES) < 30:
+        print(f"the catalogue holds {len(CASES)} cases; it promises at least 30")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer, ASan + UBSan) of every reader ringsim has: README "Fuzzing".
+#
+# usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
+#   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb
+#            trace_horovod_timeline trace_ringsim_results (default: all, one after the other)
+#   -t       seconds per target (default 60)
+#   -j       parallel fuzzing processes per target (default 1)
+# Builds build-fuzz/ with clang when needed. Each target starts from its committed corpus
+# (tests/fuzz/corpus/TARGET/) and the fixtures; inputs that add coverage are merged back into the
+# committed corpus (minimised, `-merge=1`) at the end; a finding is saved as build-fuzz/findings/TARGET-*
+# and ends the script with status 1.
+#
+# tools/fuzz.sh --run BINARY CORPUS SECONDS: what CTest runs: replay CORPUS, then fuzz SECONDS more
+# with new inputs kept in a scratch directory (the committed corpus is not changed).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${1:-}" = --run ]; then
+  binary=$2; corpus=$3; seconds=$4
+  scratch=$(mktemp -d /tmp/ringsim-fuzz-XXXXXX)
+  trap 'rm -rf "$scratch"' EXIT
+  mkdir -p "$scratch/new"
+  # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: over 2 GB is a finding.
+  "$binary" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$scratch/" "$scratch/new" "$corpus"
+  exit 0
+fi
+
+targets=(); seconds=60; jobs=1
+all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results)
+while [ $# -gt 0 ]; do
+  case $1 in
+    -t) seconds=$2; shift 2 ;;
+    -j) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '/^# usage/,/^# tools/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) printf '%s\n' "${all[@]}" | grep -qx "$1" || { echo "fuzz.sh: unknown target $1 (one of: ${all[*]})" >&2; exit 2; }
+       targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (apt-get install clang)" >&2; exit 2; }
+
+build=$root/build-fuzz
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DRINGSIM_SANITIZE=ON -DRINGSIM_FUZZ=ON -DRINGSIM_WITH_OPENMPI=OFF >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+mkdir -p "$build/findings"
+
+status=0
+for target in "${targets[@]}"; do
+  corpus=$root/tests/fuzz/corpus/$target
+  work=$build/fuzz-work/$target
+  mkdir -p "$corpus" "$work"
+  echo "== $target: ${seconds} s"
+  if ! "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -jobs="$jobs" \
+      -workers="$jobs" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
+      2>"$build/fuzz-work/$target.log"; then
+    echo "fuzz.sh: $target found an input that breaks the contract: $(ls -t "$build/findings/$target-"* | head -1)" >&2
+    tail -n 30 "$build/fuzz-work/$target.log" >&2
+    status=1
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz-work/$target.log" | sed 's/^/   /' || true
+  # Keep only inputs that add coverage: the committed corpus stays small.
+  "$build/tests/fuzz/fuzz_$target" -merge=1 "$corpus" "$work" >/dev/null 2>&1 || true
+  echo "   corpus: $(ls "$corpus" | wc -l) inputs"
+done
+exit $status
