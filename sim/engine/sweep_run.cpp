@@ -2,6 +2,7 @@
 
 #include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
+#include "../results/results_document.h"
 #include "case_jobs.h"
 #include "simulation.h"
 #include "work_directory.h"
@@ -44,6 +45,40 @@ std::map<std::size_t, GroupRun> plan_groups(const SweepSpec& spec, const Expande
     group.platform_file = platform_file_of(*group.plan, platform, dir);
   }
   return groups;
+}
+
+// Cost models and closed forms per group, as `ringsim run` adds them to a variant's cases.
+void add_group_cost_models(std::map<std::size_t, GroupRun>& groups, const ExpandedSweep& sweep,
+                           const std::vector<Platform>& platforms, std::vector<std::optional<CaseResult>>& results) {
+  for (auto& [index, group] : groups) {
+    if (!group.plan->shaped) continue;
+    std::vector<CaseResult> part;
+    for (std::size_t i : group.jobs) part.push_back(std::move(*results[i]));
+    add_cost_models(part, *group.plan->shaped, *group.plan->cost_routes, platforms.at(sweep.groups[index].topology).layout,
+                    group.plan->scenario.model);
+    for (std::size_t k = 0; k < group.jobs.size(); ++k) results[group.jobs[k]] = std::move(part[k]);
+  }
+}
+
+// The results JSON's rows of CASES (as `ringsim run --json` writes them), each with its case index and,
+// when the sweep has several, its variant and topology.
+nlohmann::json rows_json(const SweepSpec& spec, const ExpandedSweep& sweep, const std::vector<std::size_t>& cases,
+                         const std::vector<std::optional<CaseResult>>& results) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const SweepGroup& group = sweep.groups[sweep.cases[cases[i]].group];
+    ResultsDocument part;
+    part.scenario = spec.name;
+    part.rows = result_rows({*results[i]});
+    nlohmann::json document = part.to_json();
+    for (nlohmann::json& row : document["results"]) {
+      row["case"] = cases[i];
+      if (!spec.variants.empty()) row["variant"] = group.variant;
+      if (spec.topologies.size() > 1) row["topology"] = spec.topologies[group.topology].string();
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
 }
 
 }  // namespace
@@ -92,25 +127,8 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
   });
   if (!outcome.failures.empty()) return outcome;
 
-  // Cost models and closed forms per group, as `ringsim run` adds them to a variant's cases.
-  for (auto& [index, group] : groups) {
-    if (!group.plan->shaped) continue;
-    std::vector<CaseResult> part;
-    for (std::size_t i : group.jobs) part.push_back(std::move(*results[i]));
-    add_cost_models(part, *group.plan->shaped, *group.plan->cost_routes, platforms.at(sweep.groups[index].topology).layout);
-    for (std::size_t k = 0; k < group.jobs.size(); ++k) results[group.jobs[k]] = std::move(part[k]);
-  }
-  nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const SweepGroup& group = sweep.groups[sweep.cases[cases[i]].group];
-    nlohmann::json part = results_json("simulated", spec.name, {*results[i]});
-    for (nlohmann::json& row : part["results"]) {
-      row["case"] = cases[i];
-      if (!spec.variants.empty()) row["variant"] = group.variant;
-      if (spec.topologies.size() > 1) row["topology"] = spec.topologies[group.topology].string();
-      rows.push_back(std::move(row));
-    }
-  }
+  add_group_cost_models(groups, sweep, platforms, results);
+  nlohmann::json rows = rows_json(spec, sweep, cases, results);
   outcome.rows = std::move(rows);
   return outcome;
 }

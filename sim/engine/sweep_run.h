@@ -19,7 +19,7 @@ struct SweepCasesOutcome {
   std::vector<std::string> failures;   // one message per failed case, with the end of its log
 };
 
-// Rows of the results JSON (results_json's, per size) of CASES (indices into SWEEP.cases), in that
+// Rows of the results JSON (ResultsDocument's, per size) of CASES (indices into SWEEP.cases), in that
 // order, each tagged "case" (its index), "variant" when the sweep has variants and "topology" when it
 // has several topologies. ON_CASE_DONE(ok) is called as each case ends. PLATFORMS parallel to
 // SPEC.topologies. Throws Interrupted (process_pool.h) after killing the cases on SIGINT/SIGTERM.

@@ -14,6 +14,31 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+// --nccl-channels, --nccl-buffsize, --nccl-protocols: nccl_ring's schedule (sim/model/nccl_settings.h).
+std::string parse_nccl_option(std::string_view flag, std::string_view value, RankOptions& options) {
+  if (flag == "--nccl-channels") {
+    if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
+      return "--nccl-channels takes an integer from 1 to 64";
+  } else if (flag == "--nccl-buffsize") {
+    if (!parse_number(value, options.nccl.buffsize) || options.nccl.buffsize < 4096 || options.nccl.buffsize % 4096 != 0)
+      return "--nccl-buffsize takes a byte count, a multiple of 4096";
+  } else if (flag == "--nccl-protocols") {
+    options.nccl_protocols.clear();
+    for (std::size_t from = 0; from <= value.size();) {
+      const std::size_t comma = std::min(value.find(',', from), value.size());
+      const std::string_view name = value.substr(from, comma - from);
+      if (name == "LL") options.nccl_protocols.push_back(NcclWire::ll);
+      else if (name == "LL128") options.nccl_protocols.push_back(NcclWire::ll128);
+      else if (name == "Simple") options.nccl_protocols.push_back(NcclWire::simple);
+      else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
+      from = comma + 1;
+    }
+  } else {
+    return "unknown option " + std::string(flag);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& options) {
@@ -50,23 +75,8 @@ std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& op
       options.progress_file = value;
     } else if (flag == "--count-messages") {
       options.count_messages_file = value;
-    } else if (flag == "--nccl-channels") {
-      if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
-        return "--nccl-channels takes an integer from 1 to 64";
-    } else if (flag == "--nccl-buffsize") {
-      if (!parse_number(value, options.nccl.buffsize) || options.nccl.buffsize < 4096 || options.nccl.buffsize % 4096 != 0)
-        return "--nccl-buffsize takes a byte count, a multiple of 4096";
-    } else if (flag == "--nccl-protocols") {
-      options.nccl_protocols.clear();
-      for (std::size_t from = 0; from <= value.size();) {
-        const std::size_t comma = std::min(value.find(',', from), value.size());
-        const std::string_view name = value.substr(from, comma - from);
-        if (name == "LL") options.nccl_protocols.push_back(NcclWire::ll);
-        else if (name == "LL128") options.nccl_protocols.push_back(NcclWire::ll128);
-        else if (name == "Simple") options.nccl_protocols.push_back(NcclWire::simple);
-        else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
-        from = comma + 1;
-      }
+    } else if (flag.starts_with("--nccl-")) {
+      if (std::string error = parse_nccl_option(flag, value, options); !error.empty()) return error;
     } else if (flag == "--check-limit") {
       if (!parse_number(value, options.check_limit_bytes)) return "--check-limit takes a byte count";
     } else {
