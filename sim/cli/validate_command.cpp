@@ -54,7 +54,8 @@ void print_summary(const char* label, const ErrorSummary& summary) {
 // size is at or above --min-bytes, since there is then nothing to judge.
 void print_validation(const Validation& validation, const TraceInput& input, const ValidationOptions& options) {
   for (const ComparedCase& compared : validation.cases) {
-    fmt::print("# {} ring, {} ranks: measured ({}) vs simulated\n", compared.label, compared.ranks, input.trace.format);
+    fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
+               input.trace.format);
     fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}\n", "size", "measured(us)", "simulated(us)", "error",
                "meas.busbw", "sim.busbw");
     for (const ComparedSize& row : compared.sizes)

@@ -25,17 +25,23 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
   return validation;
 }
 
+std::string validation_algorithm(const Scenario& scenario) {
+  return scenario.algorithms.size() == 1 ? scenario.algorithms.front() : "ring";
+}
+
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
                                                  const GroupedTrace& grouped, const ValidationOptions& options) {
   Scenario simulated = scenario;
   simulated.placements.clear();
   for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
-  simulated.algorithms = {"ring"};
+  simulated.algorithms = {validation_algorithm(scenario)};
   simulated.sizes = grouped.sizes;
   check_placements_fit(simulated, platform.layout);
   const auto results = simulate_scenario(simulated, platform, {options.jobs, options.quiet, std::nullopt});
   if (!results) return std::nullopt;
-  return compare_with_trace(grouped, *results, options);
+  Validation validation = compare_with_trace(grouped, *results, options);
+  validation.algorithm = simulated.algorithms.front();
+  return validation;
 }
 
 }  // namespace ringsim

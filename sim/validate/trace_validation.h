@@ -28,6 +28,7 @@ struct ComparedCase {
 };
 
 struct Validation {
+  std::string algorithm = "ring";   // what was simulated (validation_algorithm)
   std::vector<ComparedCase> cases;  // in the trace's case order
   ErrorSummary all;                 // every compared size
   ErrorSummary judged;              // sizes >= min_bytes; count 0 means nothing to judge
@@ -40,6 +41,10 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
 
 // Simulates SCENARIO's platform and model at GROUPED's placements and sizes (ring only), then
 // compare_with_trace. Nullopt when a case failed; InputError when a placement does not fit.
+// The algorithm a trace is compared with: the scenario's when it names exactly one (e.g. nccl_ring for
+// an nccl-tests trace), else the MPI ring, the seed's question.
+std::string validation_algorithm(const Scenario& scenario);
+
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
                                                  const GroupedTrace& grouped, const ValidationOptions& options);
 
