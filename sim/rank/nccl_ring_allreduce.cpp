@@ -13,6 +13,7 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "message_tags.h"
 
 #include <algorithm>
 #include <numeric>
@@ -21,7 +22,6 @@ namespace ringsim {
 namespace {
 
 constexpr int kNcclSteps = 8;    // NCCL_STEPS: FIFO slots per connection
-constexpr int kChannelTag = 90;  // + channel: each channel's messages match only its own
 
 struct WireFormat {
   std::size_t chunk_floats;      // data of one chunk (a loop is N chunks)
@@ -80,7 +80,7 @@ std::vector<int> node_contiguous_ring(const std::vector<int>& node_of_rank, int 
 class Channel {
  public:
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
-      : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kChannelTag + channel),
+      : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice) {
     plan(share);
