@@ -55,9 +55,11 @@ for target in "${targets[@]}"; do
   work=$build/fuzz-work/$target
   mkdir -p "$corpus" "$work"
   echo "== $target: ${seconds} s"
-  if ! "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -jobs="$jobs" \
-      -workers="$jobs" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
-      2>"$build/fuzz-work/$target.log"; then
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")  # workers log to fuzz-N.log in $work
+  if ! (cd "$work" && "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
+      "${parallel[@]}" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
+      2>"$build/fuzz-work/$target.log"); then
     echo "fuzz.sh: $target found an input that breaks the contract: $(ls -t "$build/findings/$target-"* | head -1)" >&2
     tail -n 30 "$build/fuzz-work/$target.log" >&2
     status=1
