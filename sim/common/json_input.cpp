@@ -84,8 +84,12 @@ nlohmann::json load_json_file(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     auto [line, column] = line_column(text, json_error_byte(text, e));
     std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the reason.
-    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: " (or
+    // "[json.exception.out_of_range.406] "); keep the reason.
+    if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    if (const auto colon = what.find(": "); what.starts_with("parse error") && colon != std::string::npos)
+      what = what.substr(colon + 2);
     throw InputError(fmt::format("{}:{}:{}: malformed JSON: {}", file.string(), line, column, what));
   }
 }

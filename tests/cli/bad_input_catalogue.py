@@ -19,6 +19,9 @@ FIXTURES = os.path.join(HERE, "..", "fixtures", "traces")
 CASES = [
     ('run: truncated scenario', ['run', '{bad}/truncated-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/truncated-scenario.json:1:74: malformed JSON: syntax error while parsing object key - unexpected end of input; expected string literal'),
+    ('run: a number too large for a double (fuzz finding: it escaped as out_of_range)',
+     ['run', '{bad}/number-overflow.json', '--json', '{out}/r.json'], '{out}/r.json',
+     "ringsim: {bad}/number-overflow.json:2:36: malformed JSON: number overflow parsing '1e400'"),
     ('run: sizes not a list', ['run', '{bad}/sizes-not-a-list.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/sizes-not-a-list.json: /sizes: expected a non-empty array of sizes or an object {{"from", "to", "factor"}}'),
     ('run: negative size', ['run', '{bad}/negative-size.json', '--json', '{out}/r.json'], '{out}/r.json',
