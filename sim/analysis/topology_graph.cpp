@@ -105,8 +105,8 @@ struct TopologyRoutes::Impl {
     for (const RackSpec& rack : topology.racks) {
       const std::string switch_vertex = rack.name + "-switch";
       for (const NodeSpec& node : rack.nodes) {
-        const bool nvlink = node.intra_kind == IntraKind::nvlink;
-        const std::string fabric = node.name + (nvlink ? "-nvswitch" : "-bus");
+        const std::string fabric =
+            node.name + (!node.intra_ports ? "-bus" : node.intra_kind == IntraKind::nvlink ? "-nvswitch" : "-fabric");
         for (int k = 0; k < node.nics; ++k) {
           const std::string nic = nic_link_name(node, k), port = nic + "-port", end = nic + "-end";
           connect(port, end, nic);
@@ -114,7 +114,7 @@ struct TopologyRoutes::Impl {
         }
         for (int g = 0; g < node.gpus; ++g) {
           const std::string host = host_name(node, g);
-          connect(host, fabric, nvlink ? nvlink_port_name(node, g) : intra_link_name(node));
+          connect(host, fabric, node.intra_ports ? intra_port_name(node, g) : intra_link_name(node));
           connect(host, nic_link_name(node, nic_of_gpu(node, g)) + "-port", stack ? host + "-stack" : "");
         }
       }
@@ -239,7 +239,7 @@ std::string TopologyRoutes::dot(const std::string& title) const {
   for (const auto& [name, id] : impl_->vertex)
     fmt::format_to(it, "  \"{}\" [shape={}];\n", name,
                    name.find("-gpu") != std::string::npos && name.find("-port") == std::string::npos ? "box"
-                   : name.ends_with("-switch") || name == kSpineLinkName || name.ends_with("-nvswitch") ? "octagon"
+                   : name.ends_with("-switch") || name == kSpineLinkName || name.ends_with("-nvswitch") || name.ends_with("-fabric") ? "octagon"
                                                                                                         : "ellipse");
   for (auto [e, end] = boost::edges(graph); e != end; ++e) {
     const Edge& edge = graph[*e];

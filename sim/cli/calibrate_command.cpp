@@ -6,6 +6,7 @@
 #include "../common/units.h"
 #include "../results/results_output.h"
 #include "../validate/ring_calibration.h"
+#include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
@@ -20,12 +21,15 @@ constexpr const char* kCalibrateUsage = R"(usage: ringsim calibrate SCENARIO.jso
                          [--select P/ORDER,...] [--ranks N]
 
 Fits t_step = a + b * (k * S / N) to the trace: each of the ring's 2(N-1) steps moves S/N bytes per
-ring edge and the busiest NIC direction carries k edges (k from the placement). a is the per-step
-latency, 1/b the effective bandwidth of a NIC direction. Writes a model file:
+ring edge and the busiest NIC direction carries k edges (k from the placement and the ring order of
+the scenario's algorithm when it names exactly one, as validate simulates it, else the MPI ring's:
+nccl_ring's node-contiguous ring gives k = 1). a is the per-step latency, 1/b the effective bandwidth
+of a NIC direction. Writes a model file:
   {"network": "CM02", "crosstraffic": false, "factors": "none",
-   "link_bandwidth_scale": (1/b) / NIC bandwidth, "simgrid": {"smpi/lat-factor": "0:" a / route latency}}
-so that simulated steps take a + k*S/N/(effective bandwidth), links shared as before. The scenario's
-topology must be compact JSON whose inter-node route has a non-zero latency (NIC + switch + NIC).
+   "nic_efficiency": (1/b) / NIC bandwidth, "simgrid": {"smpi/lat-factor": "0:" a / route latency}}
+so that simulated steps take a + k*S/N/(effective bandwidth), NICs shared as before, links inside
+nodes and switches at their own rates. The scenario's topology must be compact JSON whose
+inter-node route has a non-zero latency (NIC + switch + NIC).
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
 )";
@@ -33,11 +37,12 @@ topology must be compact JSON whose inter-node route has a non-zero latency (NIC
 // The fit's summary, then each sample measured against its fitted time.
 void print_calibration(const RingCalibration& calibration, const MeasuredTrace& trace, std::uint64_t min_bytes) {
   const StepFit& fit = calibration.fit;
-  fmt::print("# Calibrated on {} ({} sizes >= {})\n", trace.summary(), calibration.rows.size(), format_bytes(min_bytes));
+  fmt::print("# Calibrated on {} ({} sizes >= {}), the ring order of {}\n", trace.summary(), calibration.rows.size(),
+             format_bytes(min_bytes), calibration.algorithm);
   fmt::print("# per-step latency a = {:.1f} us ({:.2f}x the topology's route latency {:.1f} us)\n", fit.latency_s * 1e6,
              calibration.latency_factor, calibration.route.route_latency_s * 1e6);
   fmt::print("# effective bandwidth 1/b = {:.2f} MB/s per NIC direction ({:.3f}x the NIC's {:.2f} MB/s)\n",
-             fit.bandwidth_Bps() / 1e6, calibration.link_bandwidth_scale, calibration.route.nic_bandwidth_Bps / 1e6);
+             fit.bandwidth_Bps() / 1e6, calibration.nic_efficiency, calibration.route.nic_bandwidth_Bps / 1e6);
   fmt::print("# fit quality: R^2 {:.4f}, median |residual| {:.1f}%\n", fit.r_squared, fit.median_abs_residual * 100);
   fmt::print("#{:>22} {:>11} {:>6} {:>12} {:>12} {:>8}\n", "case", "size", "edges", "measured(ms)", "fitted(ms)", "resid.");
   for (const auto& row : calibration.rows)
@@ -65,7 +70,8 @@ int calibrate_command(int argc, char** argv) {
   const CalibrationRoute route = calibration_route(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   print_placement_source(input, scenario, false);
-  const RingCalibration calibration = calibrate_ring(route, input.grouped, min_bytes, input.file);
+  const RingCalibration calibration =
+      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
 
   print_calibration(calibration, input.trace, min_bytes);
   const nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);

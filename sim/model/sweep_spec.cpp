@@ -183,7 +183,7 @@ std::vector<int> interchangeable_node_classes(const ClusterLayout& layout, const
   std::size_t k = 0;
   for (std::size_t r = 0; r < topology->racks.size(); ++r)
     for (const NodeSpec& node : topology->racks[r].nodes) {
-      const Key key{r, node.gpus, node.nics, node.nic.bandwidth_Bps, node.nic.latency_s, static_cast<int>(node.intra_kind),
+      const Key key{r, node.gpus, node.nics, node.nic.bandwidth_Bps, node.nic.latency_s, 2 * static_cast<int>(node.intra_kind) + (node.intra_ports ? 1 : 0),
                     node.intra.bandwidth_Bps, node.intra.latency_s, node.gpu_speed_flops};
       classes.at(k++) = ids.emplace(key, static_cast<int>(ids.size())).first->second;
     }

@@ -16,8 +16,11 @@ json link_json(const LinkSpec& link) { return {link.bandwidth_Bps, link.latency_
 LinkSpec link_of(const json& value) { return {value.at(0).get<double>(), value.at(1).get<double>()}; }
 
 json node_json(const NodeSpec& node) {
-  return {{"name", node.name}, {"gpus", node.gpus}, {"nic", link_json(node.nic)}, {"nics", node.nics},
-          {"intra_kind", static_cast<int>(node.intra_kind)}, {"intra", link_json(node.intra)}, {"gpu_speed", node.gpu_speed_flops}};
+  json value = {{"name", node.name}, {"gpus", node.gpus}, {"nic", link_json(node.nic)}, {"nics", node.nics},
+                {"intra_kind", static_cast<int>(node.intra_kind)}, {"intra", link_json(node.intra)}, {"gpu_speed", node.gpu_speed_flops}};
+  // Only when it is not the kind's default, so that plans of earlier topologies are unchanged.
+  if (node.intra_ports != (node.intra_kind == IntraKind::nvlink)) value["intra_ports"] = node.intra_ports;
+  return value;
 }
 
 NodeSpec node_of(const json& value) {
@@ -27,6 +30,7 @@ NodeSpec node_of(const json& value) {
   node.nic = link_of(value.at("nic"));
   node.nics = value.at("nics").get<int>();
   node.intra_kind = static_cast<IntraKind>(value.at("intra_kind").get<int>());
+  node.intra_ports = value.value("intra_ports", node.intra_kind == IntraKind::nvlink);
   node.intra = link_of(value.at("intra"));
   node.gpu_speed_flops = value.at("gpu_speed").get<double>();
   return node;

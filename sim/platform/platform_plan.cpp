@@ -52,14 +52,13 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
                                 !rack_spec.switch_nonblocking);
     for (const NodeSpec& node_spec : rack_spec.nodes) {
       PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}};
-      const bool nvlink = node_spec.intra_kind == IntraKind::nvlink;
       for (int g = 0; g < node_spec.gpus; ++g) {
         node.hosts.push_back(host_name(node_spec, g));
         hosts_.emplace(node.hosts.back(), HostRef{nodes_.size(), g});
       }
-      if (nvlink) {
+      if (node_spec.intra_ports) {
         for (int g = 0; g < node_spec.gpus; ++g)
-          node.fabric.push_back(add_link(nvlink_port_name(node_spec, g), node_spec.intra, LinkRole::nvlink, true));
+          node.fabric.push_back(add_link(intra_port_name(node_spec, g), node_spec.intra, LinkRole::gpu_port, true));
       } else {
         node.fabric.push_back(add_link(intra_link_name(node_spec), node_spec.intra, LinkRole::bus, false));
       }

@@ -27,7 +27,7 @@
 
 namespace ringsim {
 
-enum class LinkRole { bus, nvlink, nic, stack, switch_link, uplink, spine, background };
+enum class LinkRole { bus, gpu_port, nic, stack, switch_link, uplink, spine, background };
 
 // How a route crosses a link: split-duplex links in a direction, every other link as a whole.
 enum class Crossing { whole, up, down };

@@ -15,8 +15,9 @@ struct LinkSpec {
   double latency_s = 0;
 };
 
-// How GPUs of one node reach each other. pcie and shm: one bus shared by every transfer in the node;
-// nvlink: every GPU has its own full-duplex port into a non-blocking NVSwitch fabric.
+// How GPUs of one node reach each other: the kind sets the defaults of the links and NCCL's hop type.
+// By default pcie and shm are one bus shared by every transfer in the node, and nvlink gives every GPU
+// its own full-duplex port into a non-blocking NVSwitch fabric; "fabric" chooses either for any kind.
 enum class IntraKind { pcie, shm, nvlink };
 
 struct NodeSpec {
@@ -25,6 +26,10 @@ struct NodeSpec {
   LinkSpec nic;      // each NIC; split duplex: each direction has the full bandwidth
   int nics = 1;
   IntraKind intra_kind = IntraKind::pcie;
+  // Ports: each GPU has its own split-duplex link of `intra` into a non-blocking fabric (NVSwitch;
+  // or GPUs without peer-to-peer whose transfers are staged in host memory, each over its own PCIe
+  // link). Otherwise one `intra` link shared by every transfer in the node.
+  bool intra_ports = false;
   LinkSpec intra;
   double gpu_speed_flops = 0;
 };
@@ -55,6 +60,9 @@ Topology load_topology(const std::filesystem::path& file);
 
 // The same topology with every link's bandwidth multiplied by FACTOR (model key link_bandwidth_scale).
 Topology scaled_bandwidths(Topology topology, double factor);
+// The same topology with every NIC's bandwidth multiplied by FACTOR (model key nic_efficiency): the
+// share of the nominal rate a transport gets; switches, uplinks and links inside nodes keep theirs.
+Topology scaled_nic_bandwidths(Topology topology, double factor);
 
 // The same topology with every NIC at BANDWIDTH (model key nic_bandwidth); non-blocking switches grow
 // with their ports, uplinks stay as they are.
@@ -65,7 +73,7 @@ int nic_of_gpu(const NodeSpec& node, int gpu);
 std::string host_name(const NodeSpec& node, int gpu);
 std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic", or "node0-nic3" with several
 std::string intra_link_name(const NodeSpec& node);                 // the bus of pcie/shm nodes
-std::string nvlink_port_name(const NodeSpec& node, int gpu);       // "node0-gpu3-nvlink"
+std::string intra_port_name(const NodeSpec& node, int gpu);        // "node0-gpu3-nvlink", "-pcie", "-shm"
 std::string switch_link_name(const RackSpec& rack);
 std::string uplink_name(const RackSpec& rack);                     // "rack0-uplink"
 inline constexpr const char* kSpineLinkName = "spine";

@@ -32,10 +32,17 @@ LinkSpec read_link(JsonObjectReader& parent, std::string_view key, LinkSpec defa
   return spec;
 }
 
-// "intra": {"kind": "pcie" | "shm" | "nvlink", "bandwidth", "latency"}; the kind sets the defaults.
-std::pair<IntraKind, LinkSpec> read_intra(JsonObjectReader& node) {
+struct IntraSpec {
+  IntraKind kind = IntraKind::pcie;
+  bool ports = false;
+  LinkSpec link;
+};
+
+// "intra": {"kind": "pcie" | "shm" | "nvlink", "fabric": "bus" | "ports", "bandwidth", "latency"};
+// the kind sets the defaults.
+IntraSpec read_intra(JsonObjectReader& node) {
   const nlohmann::json* value = node.optional_value("intra");
-  if (value == nullptr) return {IntraKind::pcie, kDefaultPcie};
+  if (value == nullptr) return {IntraKind::pcie, false, kDefaultPcie};
   JsonObjectReader intra(*value, node.file(), node.path_of("intra"));
   IntraKind kind = IntraKind::pcie;
   if (auto name = intra.optional_string("kind")) {
@@ -45,10 +52,17 @@ std::pair<IntraKind, LinkSpec> read_intra(JsonObjectReader& node) {
     else intra.fail("kind", fmt::format("unknown intra-node kind \"{}\"; expected \"pcie\", \"shm\" or \"nvlink\"", *name));
   }
   const LinkSpec defaults = kind == IntraKind::nvlink ? kDefaultNvlink : kind == IntraKind::shm ? kDefaultShm : kDefaultPcie;
+  bool ports = kind == IntraKind::nvlink;
+  if (auto fabric = intra.optional_string("fabric")) {
+    if (*fabric != "bus" && *fabric != "ports")
+      intra.fail("fabric", fmt::format("expected \"bus\" (one link shared by every transfer in the node) or \"ports\" "
+                                       "(each GPU its own split-duplex link), found \"{}\"", *fabric));
+    ports = *fabric == "ports";
+  }
   LinkSpec spec{intra.optional_bandwidth("bandwidth").value_or(defaults.bandwidth_Bps),
                 intra.optional_latency("latency").value_or(defaults.latency_s)};
   intra.finish();
-  return {kind, spec};
+  return {kind, ports, spec};
 }
 
 void check_name(JsonObjectReader& reader, std::string_view key, const std::string& name) {
@@ -80,6 +94,12 @@ Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps) {
   return topology;
 }
 
+Topology scaled_nic_bandwidths(Topology topology, double factor) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= factor;
+  return topology;
+}
+
 Topology scaled_bandwidths(Topology topology, double factor) {
   for (RackSpec& rack : topology.racks) {
     rack.switch_link.bandwidth_Bps *= factor;
@@ -99,7 +119,10 @@ std::string host_name(const NodeSpec& node, int gpu) { return fmt::format("{}-gp
 std::string nic_link_name(const NodeSpec& node, int nic) {
   return node.nics == 1 ? node.name + "-nic" : fmt::format("{}-nic{}", node.name, nic);
 }
-std::string nvlink_port_name(const NodeSpec& node, int gpu) { return host_name(node, gpu) + "-nvlink"; }
+std::string intra_port_name(const NodeSpec& node, int gpu) {
+  const char* kind = node.intra_kind == IntraKind::nvlink ? "nvlink" : node.intra_kind == IntraKind::shm ? "shm" : "pcie";
+  return fmt::format("{}-{}", host_name(node, gpu), kind);
+}
 std::string uplink_name(const RackSpec& rack) { return rack.name + "-uplink"; }
 std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }
 std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch"; }
@@ -119,7 +142,8 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   if (node.nics > node.gpus)
     group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
                                    node.nics, node.gpus));
-  std::tie(node.intra_kind, node.intra) = read_intra(group);
+  const IntraSpec intra = read_intra(group);
+  node.intra_kind = intra.kind, node.intra_ports = intra.ports, node.intra = intra.link;
   node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
   group.finish();
   // "count": 3 expands "node" to node0..node2; without count the name is used as written.

@@ -22,15 +22,23 @@ CalibrationRoute calibration_route(const Scenario& scenario) {
   return {route_latency, node.nic.bandwidth_Bps};
 }
 
+int calibration_edges(const std::string& algorithm, const PlacementSpec& placement) {
+  if (algorithm != "nccl_ring") return busiest_nic_direction_edges(placement);
+  int nodes_used = 0;
+  for (int ranks : placement.ranks_per_node) nodes_used += ranks > 0 ? 1 : 0;
+  return nodes_used > 1 ? 1 : 0;
+}
+
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file) {
+                               const std::string& trace_file, const std::string& algorithm) {
   RingCalibration calibration;
   calibration.route = route;
+  calibration.algorithm = algorithm;
   std::vector<StepSample> samples;
   for (const auto& measured : grouped.cases) {
     const int n = measured.placement.total_ranks();
     if (measured.placement.order == RankOrder::optimized) continue;  // its order is the model's choice: not a fit input
-    const int edges = busiest_nic_direction_edges(measured.placement);
+    const int edges = calibration_edges(algorithm, measured.placement);
     if (edges == 0 || n < 2) continue;  // no traffic between nodes: nothing about the network to learn
     for (const auto& [bytes, time] : measured.median_time_s) {
       if (bytes < min_bytes) continue;
@@ -45,7 +53,11 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
   }
   for (auto& row : calibration.rows)
     row.fitted_s = 2.0 * (row.ranks - 1) * calibration.fit.predict(static_cast<double>(row.edges) * row.bytes / row.ranks);
-  calibration.link_bandwidth_scale = calibration.fit.bandwidth_Bps() / route.nic_bandwidth_Bps;
+  calibration.nic_efficiency = calibration.fit.bandwidth_Bps() / route.nic_bandwidth_Bps;
+  if (calibration.nic_efficiency > 1)
+    throw InputError(fmt::format("{}: the trace moves {:.0f} MB/s per NIC direction, more than the topology's NIC ({:.0f} MB/s); "
+                                 "give the topology the NIC's real rate",
+                                 trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
   calibration.latency_factor = calibration.fit.latency_s / route.route_latency_s;
   return calibration;
 }
@@ -56,10 +68,10 @@ nlohmann::json calibrated_model(const RingCalibration& calibration, const std::s
   return {{"network", "CM02"},
           {"crosstraffic", false},
           {"factors", "none"},
-          {"link_bandwidth_scale", calibration.link_bandwidth_scale},
+          {"nic_efficiency", calibration.nic_efficiency},
           {"simgrid", {{"smpi/lat-factor", fmt::format("0:{}", calibration.latency_factor)}}},
           {"calibration",
-           {{"trace", trace_file}, {"format", trace_format}, {"step_latency_s", fit.latency_s},
+           {{"trace", trace_file}, {"format", trace_format}, {"algorithm", calibration.algorithm}, {"step_latency_s", fit.latency_s},
             {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},
             {"median_abs_residual", fit.median_abs_residual}, {"samples", fit.samples}, {"min_bytes", min_bytes}}}};
 }

@@ -1,5 +1,5 @@
 // `ringsim calibrate`'s computation: the step-time fit of a grouped trace, expressed against the
-// scenario's compact topology as the factors of a model file (link bandwidth scale, latency factor).
+// scenario's compact topology as the factors of a model file (NIC efficiency, latency factor).
 #pragma once
 
 #include "../model/scenario.h"
@@ -35,14 +35,20 @@ struct RingCalibration {
   CalibrationRoute route;
   StepFit fit;
   std::vector<CalibrationRow> rows;  // one per fitted sample, in fit order
-  double link_bandwidth_scale = 0;   // fitted bandwidth / NIC bandwidth
+  std::string algorithm = "ring";    // whose ring order counts the edges (validation_algorithm)
+  double nic_efficiency = 0;         // fitted bandwidth / NIC bandwidth
   double latency_factor = 0;         // fitted latency / route latency
 };
 
-// Fits every case (optimized orders and single-node cases excluded) at sizes >= MIN_BYTES.
-// Throws InputError naming TRACE_FILE when the samples cannot be fitted.
+// Ring edges on the busiest NIC direction for ALGORITHM's ring on PLACEMENT: the rank order's for the
+// MPI rings; one for nccl_ring, whose node-contiguous rings cross each node boundary once per direction
+// (its C channels each carry 1/C of the data over the same NIC).
+int calibration_edges(const std::string& algorithm, const PlacementSpec& placement);
+
+// Fits every case (optimized orders and single-node cases excluded) at sizes >= MIN_BYTES, counting
+// edges for ALGORITHM. Throws InputError naming TRACE_FILE when the samples cannot be fitted.
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file);
+                               const std::string& trace_file, const std::string& algorithm);
 
 // The model file that `run`/`validate --model` apply, with the calibration's provenance.
 nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,

@@ -85,3 +85,18 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   CHECK(error(R"({"nccl": {"buffsize": "1000"}})").find("s.json: /model/nccl/buffsize: expected NCCL_BUFFSIZE") == 0);
   CHECK(error(R"({"nccl": {"chanels": 2}})").find("s.json: /model/nccl/chanels") == 0);
 }
+
+TEST_CASE("nic_efficiency scales the NICs only, after nic_bandwidth, and must lie in (0, 1]") {
+  // What calibration writes: the links inside nodes and the switches keep their rates.
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  const ModelSettings model =
+      read_model(nlohmann::json::parse(R"({"nic_bandwidth": "25Gbps", "nic_efficiency": 0.5})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.reshapes_platform());
+  const Topology shaped = model.shape(seed);
+  CHECK(shaped.racks[0].nodes[0].nic.bandwidth_Bps == doctest::Approx(25e9 / 8 * 0.5));
+  CHECK(shaped.racks[0].nodes[0].intra.bandwidth_Bps == seed.racks[0].nodes[0].intra.bandwidth_Bps);
+  CHECK(model.to_json().at("nic_efficiency") == 0.5);
+  CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"nic_efficiency": 1.5})"), "s.json", "/model", ModelSettings{})) ==
+        "s.json: /model/nic_efficiency: expected the share of the NIC's bandwidth traffic gets, above 0 and at most 1, "
+        "such as 0.94, found 1.5");
+}

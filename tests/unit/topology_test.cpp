@@ -147,3 +147,21 @@ TEST_CASE("half-duplex NICs and background loads reshape the platform and the an
   wrong_direction.background = {{"rack0-switch", "up", 0.5}};
   CHECK(RINGSIM_ERROR_OF(routes_under_model(seed, wrong_direction, "m.json")).find("its direction must be \"both\"") != std::string::npos);
 }
+
+TEST_CASE("intra fabric ports: GPUs without peer-to-peer get a PCIe port each, and a bad fabric is one line") {
+  // The hkbu cluster's GPUs stage transfers in host memory, each over its own PCIe link.
+  const Topology hkbu = load_topology(RINGSIM_SOURCE_DIR "/topologies/hkbu-100GbIB-8x4.json");
+  const NodeSpec& node = hkbu.racks[0].nodes[0];
+  CHECK(node.intra_kind == IntraKind::pcie);
+  CHECK(node.intra_ports);
+  const RingEmbedding inside = embed_ring(hkbu, PlatformModel{}, {"node0-gpu1", "node0-gpu2"});
+  const std::vector<LinkUse> ports{{"node0-gpu1-pcie", "up"}, {"node0-gpu2-pcie", "down"}};
+  CHECK(inside.routes[0] == ports);
+  CHECK_FALSE(load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json").racks[0].nodes[0].intra_ports);  // one bus
+
+  TempDir dir;
+  const auto bad = dir.write("bad-fabric.json", R"({"racks": [{"nodes": [{"name": "n", "intra": {"fabric": "mesh"}}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(bad)) ==
+        bad.string() + ": /racks/0/nodes/0/intra/fabric: expected \"bus\" (one link shared by every transfer in the node) or "
+                       "\"ports\" (each GPU its own split-duplex link), found \"mesh\"");
+}
