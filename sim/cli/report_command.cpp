@@ -124,8 +124,8 @@ int report_command(int argc, char** argv) {
 
   const std::string bottleneck_note =
       args.value("--topology")
-          ? fmt::format("bottlenecks: the ring's embedding in {} (ringsim analyze).", *args.value("--topology"))
-          : "give --topology TOPOLOGY.json to name each ring's bottleneck.";
+          ? fmt::format("Bottlenecks: the ring's embedding in {} (ringsim analyze).", *args.value("--topology"))
+          : "Give --topology TOPOLOGY.json to name each ring's bottleneck.";
   const BottleneckNamer namer =
       args.value("--topology") ? ring_bottleneck_namer(*args.value("--topology"), results, file) : BottleneckNamer{};
   const auto ranking = rank_cases(results, scaling.value_or(results.rows.back().bytes), namer);

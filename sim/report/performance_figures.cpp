@@ -43,6 +43,14 @@ json axis(const std::string& title, bool log) {
   return axis;
 }
 
+// The N axis: ticks at the rank counts present when they are few, else whole numbers only.
+json ranks_axis(const std::set<int>& ranks) {
+  json ranks_axis = axis("ranks N", false);
+  if (ranks.size() <= 12) ranks_axis["tickvals"] = ranks, ranks_axis["tickmode"] = "array";
+  else ranks_axis["tickformat"] = "d";
+  return ranks_axis;
+}
+
 // Series of one panel: an algorithm's points and its closed-form line take two.
 constexpr std::size_t kAlgorithmsPerPanel = kMaxSeriesPerPanel / 2;
 // Sent and received per algorithm, and the 2(N-1)/N reference line.
@@ -72,6 +80,7 @@ std::vector<Panel> panels_of(const Series& series, std::size_t per_panel, const 
 // variants) apart by their marker symbol.
 struct SeriesStyle {
   std::string colour, symbol;
+  std::string algorithm;  // "" for a reference line
 };
 template <typename Series>
 std::vector<SeriesStyle> series_styles(const Series& series) {
@@ -79,16 +88,18 @@ std::vector<SeriesStyle> series_styles(const Series& series) {
   std::map<std::string, std::size_t> seen;
   for (const auto& [name, entries] : series) {
     const std::string& algorithm = entries.front()->algorithm;
-    styles.push_back({algorithm_colour(algorithm), line_symbol(seen[algorithm]++)});
+    styles.push_back({algorithm_colour(algorithm), line_symbol(seen[algorithm]++), algorithm});
   }
   return styles;
 }
 
 json line_trace(const std::string& name, const json& x, const json& y, const SeriesStyle& style, const char* mode,
                 const char* dash = "solid") {
-  return {{"type", "scatter"}, {"mode", mode},   {"name", name},
-          {"x", x},            {"y", y},         {"line", {{"color", style.colour}, {"dash", dash}}},
-          {"marker", {{"color", style.colour}, {"size", 8}, {"symbol", style.symbol}}}};
+  json trace = {{"type", "scatter"}, {"mode", mode},   {"name", name},
+                {"x", x},            {"y", y},         {"line", {{"color", style.colour}, {"dash", dash}}},
+                {"marker", {{"color", style.colour}, {"size", 8}, {"symbol", style.symbol}}}};
+  if (!style.algorithm.empty()) trace["meta"] = style.algorithm;  // which algorithm the colour stands for
+  return trace;
 }
 
 std::set<int> rank_counts(const std::vector<const ResultRow*>& entries) {
@@ -137,7 +148,10 @@ std::optional<json> closed_form_line(const std::string& name, const std::vector<
       if (auto t = closed_form_of(*entry)) x.push_back(entry->ranks), y.push_back(*t * 1e3);
   }
   if (x.empty()) return std::nullopt;
-  json trace = line_trace(name + " closed form", x, y, style, "lines", "dash");
+  json trace = line_trace(name + " closed form", x, y, style, one_model ? "lines" : "markers", "dash");
+  // Placements with routes of their own: a short horizontal mark per placement, not a line that
+  // zigzags up and down at each N.
+  if (!one_model) trace["marker"] = {{"color", style.colour}, {"size", 16}, {"symbol", "line-ew-open"}, {"line", {{"width", 2}}}};
   trace["hovertemplate"] = "N=%{x}: %{y:.4g} ms (closed form)<extra></extra>";
   return trace;
 }
@@ -153,7 +167,7 @@ ReportSection time_vs_ranks(const std::vector<const ResultRow*>& at_size, std::u
   bool any_closed_form = false;
   const auto series = group(at_size, [&](const ResultRow& e) { return algorithm_series(e, orders.size() > 1); });
   const auto styles = series_styles(series);
-  const auto panels = panels_of(series, kAlgorithmsPerPanel, axis("ranks N", false), axis("time (ms)", false),
+  const auto panels = panels_of(series, kAlgorithmsPerPanel, ranks_axis(ranks), axis("time (ms)", false),
                                 [&](std::size_t i, Panel& panel) {
     const auto& [name, entries] = series[i];
     json x = json::array(), y = json::array(), text = json::array();
@@ -174,7 +188,8 @@ ReportSection time_vs_ranks(const std::vector<const ResultRow*>& at_size, std::u
       "(N−1)·S grows linearly in N at large sizes. A marker far from its line is where the simulated network "
       "departs from the cost model: links shared by several flows, contention at a switch.",
       format_bytes(bytes),
-      any_closed_form ? "Dashed lines: each algorithm's closed form (α-β-γ cost model of the results)."
+      any_closed_form ? "Dashed lines: each algorithm's closed form (α-β-γ cost model of the results); short bars "
+                        "where placements have cost models of their own, one per placement."
                       : "No closed-form line: the results carry no closed_form_s or cost_model.");
   return section;
 }
@@ -202,8 +217,8 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std
   json x = json::array(), optimum = json::array();
   for (int n = *ranks.begin(); n <= *ranks.rbegin(); n += std::max(1, (*ranks.rbegin() - *ranks.begin()) / 200))
     x.push_back(n), optimum.push_back(2.0 * (n - 1) / n);
-  const json reference = line_trace("2(N−1)/N (ring, bandwidth-optimal)", x, optimum, {"#999999", "circle"}, "lines", "dash");
-  auto panels = panels_of(series, kTrafficAlgorithmsPerPanel, axis("ranks N", false),
+  const json reference = line_trace("2(N−1)/N (ring, bandwidth-optimal)", x, optimum, {"#999999", "circle", ""}, "lines", "dash");
+  auto panels = panels_of(series, kTrafficAlgorithmsPerPanel, ranks_axis(ranks),
                           axis("bytes per rank, in units of S", false), [&](std::size_t i, Panel& panel) {
     std::map<int, std::pair<double, double>> most;  // N -> (sent, received) in units of S, max over placements
     for (const ResultRow* e : series[i].second) {

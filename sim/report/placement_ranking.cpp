@@ -72,7 +72,7 @@ Panel ranking_panel(const RankingGroup& group) {
     auto [it, added] = series.try_emplace(ranked.row->algorithm);
     if (added) {
       const std::string colour = algorithm_colour(ranked.row->algorithm);
-      it->second = {{"type", "scatter"}, {"mode", "markers"}, {"name", ranked.row->algorithm}, {"x", json::array()},
+      it->second = {{"type", "scatter"}, {"mode", "markers"}, {"name", ranked.row->algorithm}, {"meta", ranked.row->algorithm}, {"x", json::array()},
                     {"y", json::array()}, {"text", json::array()}, {"marker", {{"color", colour}, {"size", 7}}},
                     {"hovertemplate", "%{text}<extra></extra>"}};
       order.push_back(ranked.row->algorithm);
@@ -85,6 +85,9 @@ Panel ranking_panel(const RankingGroup& group) {
   Panel panel{fmt::format("{}: {}", group_title(group), group_summary(group)), json::array(),
               {{"title", {{"text", "place in the ranking (1 = fastest)"}}}, {"zeroline", false}},
               {{"title", {{"text", fmt::format("time at {} (ms)", format_bytes(group.bytes))}}}, {"rangemode", "tozero"}}};
+  // The same legend order in every panel: the algorithm catalog's.
+  std::stable_sort(order.begin(), order.end(), [](const std::string& a, const std::string& b) { return algorithm_rank(a) < algorithm_rank(b); });
+  if (group.cases.size() <= 12) panel.xaxis["dtick"] = 1;  // whole places only
   for (const std::string& algorithm : order) panel.traces.push_back(series.at(algorithm));
   return panel;
 }
@@ -134,7 +137,7 @@ bool compares_placements(const std::vector<RankingGroup>& groups) {
 std::string ranking_text(const std::vector<RankingGroup>& groups, const std::string& bottleneck_note) {
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "# Ranking of the cases, fastest first, per N and variant: the {} fastest and {} slowest of each; {}\n",
+  fmt::format_to(it, "# Ranking of the cases, fastest first, per N and variant: the {} fastest and {} slowest of each. {}\n",
                  kRankedAtEachEnd, kRankedAtEachEnd, bottleneck_note);
   for (const RankingGroup& group : groups) {
     const ReportTable table = group_table(group);
@@ -165,7 +168,8 @@ ReportSection ranking_section(const std::vector<RankingGroup>& groups, const std
       "(and model variant), colour by algorithm (hover for the case and its bottleneck). A flat run of "
       "markers is a set of cases that tie: placements whose ring crosses the same bottleneck equally often; "
       "a step is a placement that loads one link with more ring edges. The tables list the {} fastest and {} "
-      "slowest of each panel; cases within 0.1% share a rank. {}",
+      "slowest of each panel; cases within 0.1% share a rank; cases that tie draw one line over another in the "
+      "plots below. {}",
       kRankedAtEachEnd, kRankedAtEachEnd, bottleneck_note);
   return section;
 }

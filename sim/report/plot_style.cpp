@@ -71,6 +71,12 @@ std::string algorithm_colour(std::string_view algorithm) {
   return kOtherColours[sum % kOtherColours.size()];
 }
 
+std::size_t algorithm_rank(std::string_view algorithm) {
+  for (std::size_t i = 0; i < kAlgorithmCatalog.size(); ++i)
+    if (kAlgorithmCatalog[i].name == algorithm) return i;
+  return kAlgorithmCatalog.size();
+}
+
 std::string line_symbol(std::size_t index) { return kSymbols[index % kSymbols.size()]; }
 std::string line_dash(std::size_t index) { return kDashes[index % kDashes.size()]; }
 
@@ -123,7 +129,7 @@ json log_time_axis(double lowest_s, double highest_s) {
 }
 
 json stacked_panels(const std::string& title, const std::vector<Panel>& panels) {
-  constexpr int kPanelHeight = 300, kGap = 100, kTop = 80, kBottom = 60;
+  constexpr int kPanelHeight = 270, kGap = 95, kTop = 80, kBottom = 60;
   const int n = static_cast<int>(panels.size());
   const double plot_height = n * kPanelHeight + (n - 1) * kGap;
   json data = json::array();

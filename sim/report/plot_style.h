@@ -17,6 +17,8 @@ inline constexpr std::size_t kMaxSeriesPerPanel = 10;
 // The algorithm's colour, the same in every plot: fixed per name of the algorithm catalog, and for a
 // name outside it (a measured library's) a colour derived from the name alone.
 std::string algorithm_colour(std::string_view algorithm);
+// The algorithm's place in the catalog (legends list algorithms in this order); after it for others.
+std::size_t algorithm_rank(std::string_view algorithm);
 
 // Marker symbol and dash of the I-th line of one colour in a panel, so that lines of one algorithm
 // stay apart in the legend.

@@ -92,6 +92,7 @@ json case_trace(const CaseLine& line, RowValue value, std::size_t same_colour_in
   return {{"type", "scatter"},
           {"mode", "lines+markers"},
           {"name", line.name},
+          {"meta", line.algorithm},  // which algorithm the colour stands for (checked by tests)
           {"x", x},
           {"y", y},
           {"line", {{"color", colour}, {"dash", slow_end ? "dash" : "solid"}, {"width", 2}}},

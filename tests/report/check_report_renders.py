@@ -121,6 +121,8 @@ def make_page(args, scratch):
     command = [args.ringsim, "report", args.results, "-o", page]
     if args.timeline:
         command += ["--timeline", args.timeline]
+    if args.topology:
+        command += ["--topology", args.topology]
     made = subprocess.run(command, capture_output=True, text=True, env=env)
     if made.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {made.returncode}: {made.stderr.strip()}")
@@ -185,6 +187,7 @@ def main():
     parser.add_argument("--ringsim", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--timeline")
+    parser.add_argument("--topology")
     parser.add_argument("--expect", action="append", default=[], metavar="PLOT_ID=SERIES[..MAX]",
                         help="the plot draws SERIES series (or between SERIES and MAX); 0: it is left out")
     parser.add_argument("--expect-broken", action="store_true")
