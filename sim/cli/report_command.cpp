@@ -5,6 +5,7 @@
 #include "../common/json_input.h"
 #include "../common/units.h"
 #include "../report/report_page.h"
+#include "../report/ring_bottlenecks.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
@@ -21,10 +22,15 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kReportUsage = R"(usage: ringsim report RESULTS.json -o REPORT.html [--size SIZE] [--timeline FILE]
+                      [--topology TOPOLOGY.json]
 
 Writes one self-contained HTML page (Plotly.js inlined: it opens without a network) from a results
-JSON written by `ringsim run --json` or `ringsim measure --json`:
-  a. time and bus bandwidth against message size, one line per placement x algorithm;
+JSON written by `ringsim run --json`, `ringsim sweep merge` or `ringsim measure --json`, and prints
+the ranking of its cases:
+  ranking: per number of ranks N (and model variant) every case fastest first at one size, a table of
+     the 5 fastest and 5 slowest with the ring's bottleneck each names (with --topology), and a plot;
+  a. time and bus bandwidth against message size, a panel per N (and variant) of at most 10 lines: every
+     case, or the 4 fastest and 4 slowest and a band spanning the others;
   b. time against the number of ranks N at one size, simulated points beside each algorithm's closed form;
   c. the most bytes one rank sends and receives against N, per algorithm (from the results' "traffic");
   d. the ring step by step: the chunk each rank receives at each step, and what each rank holds after it.
@@ -33,7 +39,10 @@ with a sentence saying why.
 
 options:
   -o, --output FILE  the HTML page to write (written atomically)
-  --size SIZE        message size of plots b and c (default: the largest size present for every N)
+  --size SIZE        message size of the ranking and plots b and c (default: the largest size
+                     present for every N)
+  --topology FILE    the topology (or SimGrid XML platform) the results were simulated on: names the
+                     bottleneck of each ring case in the ranking, as `ringsim analyze` does
   --timeline FILE    draw plot d from the steps `ringsim run --timeline FILE` recorded (the ring case
                      with the fewest ranks) instead of the ring's schedule
 
@@ -95,7 +104,7 @@ std::string summary(const ResultsDocument& results, std::optional<std::uint64_t>
 }  // namespace
 
 int report_command(int argc, char** argv) {
-  const ParsedArguments args = parse_arguments(argc, argv, 1, "report", {"-o", "--output", "--size", "--timeline"}, {});
+  const ParsedArguments args = parse_arguments(argc, argv, 1, "report", {"-o", "--output", "--size", "--timeline", "--topology"}, {});
   if (args.has("--help")) {
     std::fputs(kReportUsage, stdout);
     return 0;
@@ -113,13 +122,23 @@ int report_command(int argc, char** argv) {
   const ChunkMovement movement = chunk_movement(results, args.value("--timeline"));
   const std::string library = read_plotting_library();
 
+  const std::string bottleneck_note =
+      args.value("--topology")
+          ? fmt::format("Bottlenecks: the ring's embedding in {} (ringsim analyze).", *args.value("--topology"))
+          : "Give --topology TOPOLOGY.json to name each ring's bottleneck.";
+  const BottleneckNamer namer =
+      args.value("--topology") ? ring_bottleneck_namer(*args.value("--topology"), results, file) : BottleneckNamer{};
+  const auto ranking = rank_cases(results, scaling.value_or(results.rows.back().bytes), namer);
+
   ReportPage page;
   page.title = results.scenario.empty() ? "ringsim report" : fmt::format("ringsim report: {}", results.scenario);
   page.summary = summary(results, scaling);
   if (!results.model.is_null()) page.model = results.model.dump(2);
+  page.sections.push_back(ranking_section(ranking, bottleneck_note));
   for (auto sections : {size_sections(results), scaling_sections(results, scaling), movement_sections(movement)})
     page.sections.insert(page.sections.end(), sections.begin(), sections.end());
   write_file_atomically(*output, report_html(page, library));
+  if (compares_placements(ranking)) std::fputs(ranking_text(ranking, bottleneck_note).c_str(), stdout);
   fmt::print("ringsim report: wrote {} ({} plots)\n", *output,
              std::count_if(page.sections.begin(), page.sections.end(), [](const auto& s) { return s.figure.has_value(); }));
   return 0;

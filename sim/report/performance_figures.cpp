@@ -1,4 +1,6 @@
-// Plots a-c of the report: time and busbw against size; time and per-rank traffic against N.
+// Plots b and c of the report: time and per-rank traffic against N, in panels of at most
+// kMaxSeriesPerPanel series (an algorithm's points and closed form, or its sent and received bytes).
+#include "plot_style.h"
 #include "report_figures.h"
 
 #include "../analysis/algorithm_costs.h"
@@ -14,24 +16,6 @@ namespace ringsim {
 namespace {
 
 using nlohmann::json;
-
-constexpr const char* kTimeVsSize =
-    "Median time of the slowest rank per message size, one line per placement × algorithm (log-log). Small "
-    "sizes are latency-bound: the ring's 2(N−1) steps each pay the route's latency, so the lines are flat and "
-    "close. Large sizes are bandwidth-bound: time grows in proportion to S, and the vertical gap between two "
-    "lines is the ratio of their bottleneck bandwidths.";
-constexpr const char* kBusbwVsSize =
-    "Bus bandwidth = S/t · 2(N−1)/N (nccl-tests' definition), the rate at which a bandwidth-optimal allreduce "
-    "would have to drive each rank's busiest link. It rises with size as the latency is amortised and levels "
-    "off near the rate of the bottleneck link (the NIC, for a ring across nodes). A line that levels off at "
-    "1/2 or 1/3 of another shares its bottleneck among 2 or 3 ring edges (cyclic placements).";
-
-// Plotly's default colour sequence, given explicitly so that an algorithm's closed-form line and
-// traffic curves take the colour of its simulated points.
-constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-const char* colour(std::size_t index) { return kPalette[index % std::size(kPalette)]; }
 
 // Keys in order of first appearance (the scenario's case order), each with its entries.
 template <typename KeyOf>
@@ -59,32 +43,63 @@ json axis(const std::string& title, bool log) {
   return axis;
 }
 
-json size_axis(const std::set<std::uint64_t>& sizes) {
-  json axis_json = axis("message size S (bytes, log scale)", true);
-  json values = json::array(), labels = json::array();
-  for (auto bytes : sizes) values.push_back(bytes), labels.push_back(format_bytes(bytes));
-  axis_json["tickvals"] = values;
-  axis_json["ticktext"] = labels;
-  return axis_json;
+// The N axis: ticks at the rank counts present when they are few, else whole numbers only.
+json ranks_axis(const std::set<int>& ranks) {
+  json ranks_axis = axis("ranks N", false);
+  if (ranks.size() <= 12) ranks_axis["tickvals"] = ranks, ranks_axis["tickmode"] = "array";
+  else ranks_axis["tickformat"] = "d";
+  return ranks_axis;
 }
 
-// The legend is Plotly's, at the right; LEGEND_ENTRIES makes the plot tall enough to list them all.
-json layout(const std::string& title, json xaxis, json yaxis, std::size_t legend_entries) {
-  return {{"title", {{"text", title}}},
-          {"xaxis", std::move(xaxis)},
-          {"yaxis", std::move(yaxis)},
-          {"height", std::max<std::size_t>(460, 140 + 20 * legend_entries)},
-          {"margin", {{"t", 50}, {"r", 20}}},
-          {"hovermode", "closest"}};
+// Series of one panel: an algorithm's points and its closed-form line take two.
+constexpr std::size_t kAlgorithmsPerPanel = kMaxSeriesPerPanel / 2;
+// Sent and received per algorithm, and the 2(N-1)/N reference line.
+constexpr std::size_t kTrafficAlgorithmsPerPanel = (kMaxSeriesPerPanel - 1) / 2;
+
+// "ring, rabenseifner and 3 more": the series a panel holds.
+std::string panel_title(const std::vector<std::string>& names) {
+  if (names.size() <= 3) return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("{}, {} and {} more", names[0], names[1], names.size() - 2);
 }
 
-json figure(json data, json figure_layout) { return {{"data", std::move(data)}, {"layout", std::move(figure_layout)}}; }
+// The panels of SERIES cut into groups of PER_PANEL, each drawn by DRAW(series index, panel).
+template <typename Series, typename Draw>
+std::vector<Panel> panels_of(const Series& series, std::size_t per_panel, const json& xaxis, const json& yaxis, Draw draw) {
+  std::vector<Panel> panels;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (i % per_panel == 0) panels.push_back({"", json::array(), xaxis, yaxis}), names.clear();
+    names.push_back(series[i].first);
+    draw(i, panels.back());
+    panels.back().title = panel_title(names);
+  }
+  return panels;
+}
 
-json line_trace(const std::string& name, const json& x, const json& y, const char* line_colour, const char* mode,
+// The I-th series' colour and marker: its algorithm's colour; series of one algorithm (orders,
+// variants) apart by their marker symbol.
+struct SeriesStyle {
+  std::string colour, symbol;
+  std::string algorithm;  // "" for a reference line
+};
+template <typename Series>
+std::vector<SeriesStyle> series_styles(const Series& series) {
+  std::vector<SeriesStyle> styles;
+  std::map<std::string, std::size_t> seen;
+  for (const auto& [name, entries] : series) {
+    const std::string& algorithm = entries.front()->algorithm;
+    styles.push_back({algorithm_colour(algorithm), line_symbol(seen[algorithm]++), algorithm});
+  }
+  return styles;
+}
+
+json line_trace(const std::string& name, const json& x, const json& y, const SeriesStyle& style, const char* mode,
                 const char* dash = "solid") {
-  return {{"type", "scatter"}, {"mode", mode},   {"name", name},
-          {"x", x},            {"y", y},         {"line", {{"color", line_colour}, {"dash", dash}}},
-          {"marker", {{"color", line_colour}, {"size", 8}}}};
+  json trace = {{"type", "scatter"}, {"mode", mode},   {"name", name},
+                {"x", x},            {"y", y},         {"line", {{"color", style.colour}, {"dash", dash}}},
+                {"marker", {{"color", style.colour}, {"size", 8}, {"symbol", style.symbol}}}};
+  if (!style.algorithm.empty()) trace["meta"] = style.algorithm;  // which algorithm the colour stands for
+  return trace;
 }
 
 std::set<int> rank_counts(const std::vector<const ResultRow*>& entries) {
@@ -115,7 +130,7 @@ std::optional<double> closed_form_of(const ResultRow& entry) {
 // When every entry has the same cost model the formula is drawn at every N of the plot's range;
 // otherwise (placements with other routes) the line joins each entry's own closed form.
 std::optional<json> closed_form_line(const std::string& name, const std::vector<const ResultRow*>& entries,
-                                     std::uint64_t bytes, int min_ranks, int max_ranks, const char* line_colour) {
+                                     std::uint64_t bytes, int min_ranks, int max_ranks, const SeriesStyle& style) {
   json x = json::array(), y = json::array();
   const auto& first = *entries.front();
   const bool one_model = first.cost_model && std::all_of(entries.begin(), entries.end(), [&](const ResultRow* e) {
@@ -133,7 +148,10 @@ std::optional<json> closed_form_line(const std::string& name, const std::vector<
       if (auto t = closed_form_of(*entry)) x.push_back(entry->ranks), y.push_back(*t * 1e3);
   }
   if (x.empty()) return std::nullopt;
-  json trace = line_trace(name + " closed form", x, y, line_colour, "lines", "dash");
+  json trace = line_trace(name + " closed form", x, y, style, one_model ? "lines" : "markers", "dash");
+  // Placements with routes of their own: a short horizontal mark per placement, not a line that
+  // zigzags up and down at each N.
+  if (!one_model) trace["marker"] = {{"color", style.colour}, {"size", 16}, {"symbol", "line-ew-open"}, {"line", {{"width", 2}}}};
   trace["hovertemplate"] = "N=%{x}: %{y:.4g} ms (closed form)<extra></extra>";
   return trace;
 }
@@ -146,23 +164,23 @@ ReportSection time_vs_ranks(const std::vector<const ResultRow*>& at_size, std::u
     for (auto* e : at_size) o.insert(e->order);
     return o;
   }();
-  json data = json::array();
   bool any_closed_form = false;
   const auto series = group(at_size, [&](const ResultRow& e) { return algorithm_series(e, orders.size() > 1); });
-  for (std::size_t i = 0; i < series.size(); ++i) {
+  const auto styles = series_styles(series);
+  const auto panels = panels_of(series, kAlgorithmsPerPanel, ranks_axis(ranks), axis("time (ms)", false),
+                                [&](std::size_t i, Panel& panel) {
     const auto& [name, entries] = series[i];
     json x = json::array(), y = json::array(), text = json::array();
     for (const ResultRow* e : entries)
       x.push_back(e->ranks), y.push_back(e->time_s * 1e3), text.push_back(fmt::format("{} {}", e->placement, e->order));
-    json points = line_trace(name + " simulated", x, y, colour(i), "markers");
+    json points = line_trace(name + " simulated", x, y, styles[i], "markers");
     points["text"] = text;
     points["hovertemplate"] = "%{text}, N=%{x}: %{y:.4g} ms<extra></extra>";
-    data.push_back(points);
-    if (auto line = closed_form_line(name, entries, bytes, *ranks.begin(), *ranks.rbegin(), colour(i)))
-      data.push_back(*line), any_closed_form = true;
-  }
-  section.figure = figure(data, layout(fmt::format("Time at S = {} against N", format_bytes(bytes)), axis("ranks N", false),
-                                       axis("time (ms)", false), data.size()));
+    panel.traces.push_back(points);
+    if (auto line = closed_form_line(name, entries, bytes, *ranks.begin(), *ranks.rbegin(), styles[i]))
+      panel.traces.push_back(*line), any_closed_form = true;
+  });
+  section.figure = stacked_panels(fmt::format("Time at S = {} against N", format_bytes(bytes)), panels);
   section.explanation = fmt::format(
       "Markers: simulated median time of the slowest rank at S = {} for each rank count N (hover for the "
       "placement). {} The ring's time tends to 2·S·β as N grows, because its bandwidth term 2(N−1)/N·S·β "
@@ -170,7 +188,8 @@ ReportSection time_vs_ranks(const std::vector<const ResultRow*>& at_size, std::u
       "(N−1)·S grows linearly in N at large sizes. A marker far from its line is where the simulated network "
       "departs from the cost model: links shared by several flows, contention at a switch.",
       format_bytes(bytes),
-      any_closed_form ? "Dashed lines: each algorithm's closed form (α-β-γ cost model of the results)."
+      any_closed_form ? "Dashed lines: each algorithm's closed form (α-β-γ cost model of the results); short bars "
+                        "where placements have cost models of their own, one per placement."
                       : "No closed-form line: the results carry no closed_form_s or cost_model.");
   return section;
 }
@@ -193,26 +212,27 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std
                                       format_bytes(bytes), *ranks.begin());
     return section;
   }
-  json data = json::array();
   const auto series = group(counted, [](const ResultRow& e) { return algorithm_series(e, false); });
-  for (std::size_t i = 0; i < series.size(); ++i) {
+  const auto styles = series_styles(series);
+  json x = json::array(), optimum = json::array();
+  for (int n = *ranks.begin(); n <= *ranks.rbegin(); n += std::max(1, (*ranks.rbegin() - *ranks.begin()) / 200))
+    x.push_back(n), optimum.push_back(2.0 * (n - 1) / n);
+  const json reference = line_trace("2(N−1)/N (ring, bandwidth-optimal)", x, optimum, {"#999999", "circle", ""}, "lines", "dash");
+  auto panels = panels_of(series, kTrafficAlgorithmsPerPanel, ranks_axis(ranks),
+                          axis("bytes per rank, in units of S", false), [&](std::size_t i, Panel& panel) {
     std::map<int, std::pair<double, double>> most;  // N -> (sent, received) in units of S, max over placements
     for (const ResultRow* e : series[i].second) {
       auto& [sent, received] = most[e->ranks];
       sent = std::max(sent, static_cast<double>(e->traffic->max_rank_sent_bytes) / static_cast<double>(e->bytes));
       received = std::max(received, static_cast<double>(e->traffic->max_rank_recv_bytes) / static_cast<double>(e->bytes));
     }
-    json x = json::array(), sent = json::array(), received = json::array();
-    for (const auto& [n, values] : most) x.push_back(n), sent.push_back(values.first), received.push_back(values.second);
-    data.push_back(line_trace(series[i].first + " sent", x, sent, colour(i), "lines+markers"));
-    data.push_back(line_trace(series[i].first + " received", x, received, colour(i), "lines+markers", "dot"));
-  }
-  json x = json::array(), optimum = json::array();
-  for (int n = *ranks.begin(); n <= *ranks.rbegin(); n += std::max(1, (*ranks.rbegin() - *ranks.begin()) / 200))
-    x.push_back(n), optimum.push_back(2.0 * (n - 1) / n);
-  data.push_back(line_trace("2(N−1)/N (ring, bandwidth-optimal)", x, optimum, "#999999", "lines", "dash"));
-  section.figure = figure(data, layout(fmt::format("Most bytes one rank sends and receives, at S = {}", format_bytes(bytes)),
-                                       axis("ranks N", false), axis("bytes per rank, in units of S", false), data.size()));
+    json n = json::array(), sent = json::array(), received = json::array();
+    for (const auto& [r, values] : most) n.push_back(r), sent.push_back(values.first), received.push_back(values.second);
+    panel.traces.push_back(line_trace(series[i].first + " sent", n, sent, styles[i], "lines+markers"));
+    panel.traces.push_back(line_trace(series[i].first + " received", n, received, styles[i], "lines+markers", "dot"));
+  });
+  for (Panel& panel : panels) panel.traces.push_back(reference);
+  section.figure = stacked_panels(fmt::format("Most bytes one rank sends and receives, at S = {}", format_bytes(bytes)), panels);
   section.explanation =
       "The most bytes any one rank sends (solid) and receives (dotted) in one allreduce, in units of the message "
       "size S, for each algorithm. The ring's per-rank traffic stays at 2(N−1)/N·S (grey dashes: below 2·S for "
@@ -223,19 +243,20 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std
 
 }  // namespace
 
-std::string case_label(const ResultRow& row) {
+std::string case_legend_name(const ResultRow& row) {
   // Rows of ringsim's writer name a known placement and order; anything else is shown as written.
   const auto counts = parse_rank_counts(row.placement);
   const auto order = parse_rank_order(row.order);
-  std::string name = fmt::format("{} {} {}", row.placement, row.order, row.algorithm);
-  if (counts && order) {
-    SimulationCase spec;
-    spec.placement.ranks_per_node = *counts;
-    spec.placement.order = *order;
-    spec.algorithm = row.algorithm;
-    name = case_name(spec, CaseNaming::legend);
-  }
-  const std::string label = fmt::format("{} ({} ranks)", name, row.ranks);
+  if (!counts || !order) return fmt::format("{} {} {}", row.placement, row.order, row.algorithm);
+  SimulationCase spec;
+  spec.placement.ranks_per_node = *counts;
+  spec.placement.order = *order;
+  spec.algorithm = row.algorithm;
+  return case_name(spec, CaseNaming::legend);
+}
+
+std::string case_label(const ResultRow& row) {
+  const std::string label = fmt::format("{} ({} ranks)", case_legend_name(row), row.ranks);
   return row.variant.empty() ? label : fmt::format("{} [{}]", label, row.variant);
 }
 
@@ -256,37 +277,6 @@ std::optional<std::uint64_t> scaling_size(const ResultsDocument& results, std::o
   }
   if (common.empty()) return std::nullopt;
   return *common.rbegin();
-}
-
-std::vector<ReportSection> size_sections(const ResultsDocument& results) {
-  const auto entries = all_entries(results);
-  std::set<std::uint64_t> sizes;
-  for (const ResultRow* e : entries) sizes.insert(e->bytes);
-  if (sizes.size() < 2)
-    return {{"plot-time-vs-size", "Time against message size",
-             fmt::format("Left out: the results hold one size ({}), so there is nothing to draw against size; give "
-                         "the scenario several \"sizes\".",
-                         format_bytes(*sizes.begin())),
-             std::nullopt}};
-  json time_data = json::array(), busbw_data = json::array();
-  const auto series = group(entries, [](const ResultRow& e) { return case_label(e); });
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    auto sorted = series[i].second;
-    std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->bytes < b->bytes; });
-    json x = json::array(), t = json::array(), bw = json::array();
-    for (const ResultRow* e : sorted) x.push_back(e->bytes), t.push_back(e->time_s * 1e3), bw.push_back(e->busbw_GBps);
-    json time_trace = line_trace(series[i].first, x, t, colour(i), "lines+markers");
-    time_trace["hovertemplate"] = "%{y:.4g} ms<extra>%{fullData.name}</extra>";
-    time_data.push_back(time_trace);
-    json busbw_trace = line_trace(series[i].first, x, bw, colour(i), "lines+markers");
-    busbw_trace["hovertemplate"] = "%{y:.3f} GB/s<extra>%{fullData.name}</extra>";
-    busbw_data.push_back(busbw_trace);
-  }
-  return {{"plot-time-vs-size", "Time against message size", kTimeVsSize,
-           figure(time_data, layout("Median time of the slowest rank", size_axis(sizes), axis("time (ms, log scale)", true),
-                                    series.size()))},
-          {"plot-busbw-vs-size", "Bus bandwidth against message size", kBusbwVsSize,
-           figure(busbw_data, layout("Bus bandwidth", size_axis(sizes), axis("busbw (GB/s)", false), series.size()))}};
 }
 
 std::vector<ReportSection> scaling_sections(const ResultsDocument& results, std::optional<std::uint64_t> size) {

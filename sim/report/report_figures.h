@@ -14,14 +14,24 @@
 
 namespace ringsim {
 
+// A table shown under a section's plot: a caption, a header and rows of cells (plain text).
+struct ReportTable {
+  std::string caption;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;  // a row of one cell spans the table (a summary line)
+};
+
 struct ReportSection {
   std::string id;     // DOM id of the plot, "plot-time-vs-size"
   std::string title;
   std::string explanation;                // shown under the plot (or the reason it is left out)
   std::optional<nlohmann::json> figure;   // nullopt: left out, `explanation` says why
+  std::vector<ReportTable> tables = {};   // shown after the explanation
 };
 
-// "4-3-1 block ring (8 ranks)", then " [VARIANT]" under a variant: a series of plot a.
+// "4-3-1 block ring": the case a row belongs to, as legends and tables name it.
+std::string case_legend_name(const ResultRow& row);
+// "4-3-1 block ring (8 ranks)", then " [VARIANT]" under a variant.
 std::string case_label(const ResultRow& row);
 
 // Sizes at which the "vs N" plots are drawn: SIZE when given (InputError naming FILE when the results
@@ -29,7 +39,8 @@ std::string case_label(const ResultRow& row);
 std::optional<std::uint64_t> scaling_size(const ResultsDocument& results, std::optional<std::uint64_t> size,
                                           const std::string& file);
 
-// a. time and busbw against size, one series per placement x algorithm.
+// a. time and busbw against size, one panel per variant and N: each case when at most 10, else the
+// 4 fastest and 4 slowest at the largest size and a band over the others.
 std::vector<ReportSection> size_sections(const ResultsDocument& results);
 // b. time against N at one size, simulated points and each algorithm's closed form;
 // c. the most bytes one rank sends and receives against N, in units of the size.

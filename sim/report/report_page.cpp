@@ -17,6 +17,11 @@ details { color: #555; font-size: 0.9em; }
 pre.model { white-space: pre-wrap; background: #f4f4f4; padding: 0.6em; }
 .plot { width: 100%; min-height: 260px; }
 footer { margin-top: 3em; color: #777; font-size: 0.85em; }
+table.ranking { border-collapse: collapse; margin: 1em 0 0.6em; font-size: 0.88em; width: 100%; }
+table.ranking caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
+table.ranking th, table.ranking td { border-bottom: 1px solid #e6e6e6; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
+table.ranking td.number { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.ranking td.skipped { color: #777; font-style: italic; }
 )";
 
 // Installed before the library so that its own errors (a truncated bundle) are caught too; errors
@@ -46,7 +51,7 @@ constexpr const char* kRenderScript = R"(
   function drawn(gd) {
     var count = 0;
     gd.querySelectorAll('g.trace.scatter').forEach(function (g) {
-      var marks = g.querySelectorAll('path.js-line, path.point');
+      var marks = g.querySelectorAll('path.js-line, path.point, path.js-fill');
       for (var i = 0; i < marks.length; i++) if ((marks[i].getAttribute('d') || '').length > 2) { count++; return; }
     });
     gd.querySelectorAll('g.hm image').forEach(function (img) {
@@ -84,6 +89,31 @@ std::string script_safe(std::string_view text) {
   return safe;
 }
 
+// Cells that hold a number (a rank, a time, a ratio) are right-aligned.
+bool numeric_cell(const std::string& cell) {
+  const auto digits = cell.find_first_not_of("0123456789.");
+  if (digits == 0 || cell.empty()) return false;
+  const std::string unit = digits == std::string::npos ? "" : cell.substr(digits);
+  return unit.empty() || unit == "x" || unit == " s" || unit == " ms" || unit == " µs";
+}
+
+std::string table_html(const ReportTable& table) {
+  std::string html = fmt::format("<table class=\"ranking\">\n<caption>{}</caption>\n<thead><tr>", html_escape(table.caption));
+  for (const std::string& cell : table.header) html += fmt::format("<th>{}</th>", html_escape(cell));
+  html += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : table.rows) {
+    if (row.size() == 1) {
+      html += fmt::format("<tr><td class=\"skipped\" colspan=\"{}\">{}</td></tr>\n", table.header.size(), html_escape(row[0]));
+      continue;
+    }
+    html += "<tr>";
+    for (const std::string& cell : row)
+      html += fmt::format("<td{}>{}</td>", numeric_cell(cell) ? " class=\"number\"" : "", html_escape(cell));
+    html += "</tr>\n";
+  }
+  return html + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 std::string html_escape(std::string_view text) {
@@ -107,6 +137,7 @@ std::string report_html(const ReportPage& page, std::string_view plotting_librar
       body += fmt::format("<div class=\"plot\" id=\"{}\"></div>\n<p class=\"explain\">{}</p>\n", html_escape(section.id),
                           html_escape(section.explanation));
       figures.push_back({{"id", section.id}, {"data", section.figure->at("data")}, {"layout", section.figure->at("layout")}});
+      for (const ReportTable& table : section.tables) body += table_html(table);
     } else {
       body += fmt::format("<p class=\"omitted\" id=\"{}\">{}</p>\n", html_escape(section.id), html_escape(section.explanation));
     }
