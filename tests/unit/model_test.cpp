@@ -86,7 +86,7 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   CHECK(error(R"({"nccl": {"chanels": 2}})").find("s.json: /model/nccl/chanels") == 0);
 }
 
-TEST_CASE("nic_efficiency scales the NICs only, after nic_bandwidth, and must lie in (0, 1]") {
+TEST_CASE("nic_efficiency scales the NICs only, after nic_bandwidth, and must be above 0 and at most 1") {
   // What calibration writes: the links inside nodes and the switches keep their rates.
   const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
   const ModelSettings model =
