@@ -1,6 +1,7 @@
 #include "simgrid_xml_check.h"
 
 #include "../common/input_error.h"
+#include "../common/interrupt_cleanup.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,12 +100,20 @@ ChildLoad load_in_child(const std::filesystem::path& file, const std::function<v
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
   std::fflush(nullptr);  // nothing buffered may be printed twice
+  std::optional<InterruptsHeld> held(std::in_place);  // until the child is registered to be killed
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
   if (pid == 0) {
+    ::setpgid(0, 0);
+    std::signal(SIGINT, SIG_DFL);  // not ringsim's cleanup: that is the parent's to do
+    std::signal(SIGTERM, SIG_DFL);
+    held.reset();
     ::close(fds[0]);
     run_child(fds[1], load);
   }
+  ::setpgid(pid, pid);  // both sides: whichever runs first, the group exists before it may be killed
+  const KilledOnInterrupt killed_on_interrupt(pid);
+  held.reset();
   ::close(fds[1]);
   ChildLoad result;
   result.log = read_all(fds[0]);
