@@ -44,7 +44,7 @@ void report_line_and_die(int) {
   while (count > 0) text[size++] = digits[--count];
   text[size++] = '\t';
   write_all(STDERR_FILENO, text, static_cast<std::size_t>(size));
-  ::_exit(128 + SIGABRT);
+  ::_exit(kSimgridAborted);
 }
 
 [[noreturn]] void run_child(int log_fd, const std::function<void()>& load) {
@@ -121,14 +121,15 @@ ChildLoad load_in_child(const std::filesystem::path& file, const std::function<v
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return result;
+  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (result.exit_status == 0) return result;
   const std::size_t marker = result.log.rfind(kVerdictMarker);
   if (marker != std::string::npos) {
     result.line = std::atoi(result.log.c_str() + marker + 1);
     const std::size_t tab = result.log.find('\t', marker);
     if (tab != std::string::npos) result.message = one_line(result.log.substr(tab + 1), file.string());
   }
-  result.outcome = WIFEXITED(status) && WEXITSTATUS(status) == kRefusedStatus ? ChildLoad::Outcome::refused : ChildLoad::Outcome::died;
+  result.outcome = result.exit_status == kRefusedStatus ? ChildLoad::Outcome::refused : ChildLoad::Outcome::died;
   if (result.outcome == ChildLoad::Outcome::died) {
     const std::string critical = one_line(last_critical_line(result.log), file.string());
     result.message = fmt::format("SimGrid stopped on this platform{}", critical.empty() ? "" : ": " + critical);
