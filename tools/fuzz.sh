@@ -3,7 +3,7 @@
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
 #   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb
-#            trace_horovod_timeline trace_ringsim_results (default: all, one after the other)
+#            trace_horovod_timeline trace_ringsim_results simgrid_xml (default: all, one after the other)
 #   -t       seconds per target (default 60)
 #   -j       parallel fuzzing processes per target (default 1)
 # Builds build-fuzz/ with clang when needed. Each target starts from its committed corpus
@@ -18,17 +18,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ "${1:-}" = --run ]; then
   binary=$2; corpus=$3; seconds=$4
+  dict=$(dirname "$corpus")/../$(basename "$corpus").dict  # tests/fuzz/TARGET.dict for corpus/TARGET
+  if [ -f "$dict" ]; then dict=(-dict="$dict"); else dict=(); fi
   scratch=$(mktemp -d /tmp/ringsim-fuzz-XXXXXX)
   trap 'rm -rf "$scratch"' EXIT
   mkdir -p "$scratch/new"
   # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: over 2 GB is a finding.
-  "$binary" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
+  "$binary" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$scratch/" "$scratch/new" "$corpus"
   exit 0
 fi
 
 targets=(); seconds=60; jobs=1
-all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results)
+all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
+     simgrid_xml)
 while [ $# -gt 0 ]; do
   case $1 in
     -t) seconds=$2; shift 2 ;;
@@ -56,7 +59,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$work"
   echo "== $target: ${seconds} s"
   parallel=()
-  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")  # workers log to fuzz-N.log in $work
+  [ -f "$root/tests/fuzz/$target.dict" ] && parallel+=(-dict="$root/tests/fuzz/$target.dict")  # its dictionary
+  [ "$jobs" -gt 1 ] && parallel+=(-jobs="$jobs" -workers="$jobs")  # workers log to fuzz-N.log in $work
   if ! (cd "$work" && "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
       "${parallel[@]}" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
       2>"$build/fuzz-work/$target.log"); then

@@ -1,8 +1,12 @@
 #include "../common/input_error.h"
+#include "../common/interrupt_cleanup.h"
+#include "../engine/process_pool.h"
 #include "command_line.h"
 #include "commands.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <string_view>
 #include <utility>
@@ -23,7 +27,8 @@ commands:
   report RESULTS.json      one self-contained HTML page of plots from a results JSON (-o report.html)
   sweep ACTION ...          plan, run (here or as a Slurm job array), status, merge: many cases from one sweep file
 
-Exit status: 0 success, 1 a check failed (wrong results, a failed simulation), 2 bad input or usage.
+Exit status: 0 success, 1 a check failed (wrong results, a failed simulation) or a write failed,
+2 bad input or usage, 130 / 143 interrupted by SIGINT / SIGTERM (nothing left behind: README).
 See README.md for the scenario, topology and results formats.
 )";
 
@@ -43,10 +48,18 @@ CommandFn find_command(std::string_view name) {
   return nullptr;
 }
 
+// Standard output is buffered: a full disk shows only when it is flushed.
+int flush_standard_output(int status) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  fmt::print(stderr, "ringsim: cannot write the standard output ({})\n", std::strerror(errno));
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace ringsim;
+  install_interrupt_cleanup();
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return 2;
@@ -61,11 +74,14 @@ int main(int argc, char** argv) {
       std::puts("ringsim 0.1.0");
       return 0;
     }
-    if (CommandFn fn = find_command(command)) return fn(argc - 1, argv + 1);
+    if (CommandFn fn = find_command(command)) return flush_standard_output(fn(argc - 1, argv + 1));
     throw UsageError(fmt::format("ringsim: unknown command \"{}\"", command));
   } catch (const UsageError& e) {
     fmt::print(stderr, "{} (see ringsim {}--help)\n", e.what(), find_command(command) ? fmt::format("{} ", command) : "");
     return 2;
+  } catch (const Interrupted& e) {
+    fmt::print(stderr, "ringsim: {}\n", e.what());
+    return e.signal_number() != 0 ? interrupted_exit_status(e.signal_number()) : 1;
   } catch (const InputError& e) {
     fmt::print(stderr, "ringsim: {}\n", e.what());
     return 2;

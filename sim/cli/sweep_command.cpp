@@ -150,7 +150,7 @@ class StopBetweenShards {
   StopBetweenShards(const StopBetweenShards&) = delete;
   StopBetweenShards& operator=(const StopBetweenShards&) = delete;
   void check() const {
-    if (g_stop_signal != 0) throw Interrupted(fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", static_cast<int>(g_stop_signal)));
+    if (g_stop_signal != 0) throw Interrupted(g_stop_signal, fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", static_cast<int>(g_stop_signal)));
   }
 
  private:

@@ -1,4 +1,5 @@
 #include "atomic_file.h"
+#include "interrupt_cleanup.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -6,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <fmt/format.h>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -15,7 +17,13 @@ namespace ringsim {
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::string temp = (dir / fmt::format(".{}.XXXXXX", path.filename().string())).string();
-  int fd = mkstemp(temp.data());
+  std::optional<RemovedOnInterrupt> temp_removed;  // an interruption never leaves the temporary file
+  int fd = -1;
+  {
+    const InterruptsHeld held;
+    fd = mkstemp(temp.data());
+    if (fd >= 0) temp_removed.emplace(temp);
+  }
   if (fd < 0)
     throw std::runtime_error(fmt::format("{}: cannot write ({})", path.string(), std::strerror(errno)));
   std::size_t written = 0;

@@ -1,5 +1,7 @@
 #include "process_pool.h"
 
+#include "../common/interrupt_cleanup.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -111,11 +113,10 @@ class ChildPool {
   std::optional<std::vector<pollfd>> wait_for_exits(int timeout_ms) {
     std::vector<pollfd> exits;
     for (const auto& [pid, child] : running_) exits.push_back({child.exit_fd, POLLIN, 0});
+    // Checked before poll() too: a signal noted since the last call would not wake it.
+    throw_if_interrupted();
     const int ready = ::poll(exits.data(), exits.size(), timeout_ms);
-    if (g_interrupt_signal != 0) {
-      kill_all();
-      throw Interrupted(fmt::format("interrupted by signal {}", static_cast<int>(g_interrupt_signal)));
-    }
+    throw_if_interrupted();
     if (ready < 0) {
       if (errno == EINTR) return std::nullopt;
       throw std::runtime_error(fmt::format("poll failed: {}", std::strerror(errno)));
@@ -146,6 +147,13 @@ class ChildPool {
       running_.erase(it);
       on_done(index, outcome);
     }
+  }
+
+  void throw_if_interrupted() {
+    if (g_interrupt_signal == 0) return;
+    kill_all();
+    const int signal_number = g_interrupt_signal;
+    throw Interrupted(signal_number, fmt::format("interrupted by {}", signal_number == SIGINT ? "SIGINT" : "SIGTERM"));
   }
 
   // Kills every running child's process group and waits for it.
@@ -205,8 +213,22 @@ CapturedOutput capture_output(const std::vector<std::string>& argv) {
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  int error = posix_spawnp(&pid, args[0], &files, nullptr, args.data(), environ);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  sigset_t nothing_blocked;  // the child must not inherit the signals held below
+  sigemptyset(&nothing_blocked);
+  posix_spawnattr_setsigmask(&attributes, &nothing_blocked);
+  std::optional<KilledOnInterrupt> killed_on_interrupt;
+  int error = 0;
+  {
+    const InterruptsHeld held;  // between the spawn and the registration, a signal would miss the child
+    error = posix_spawnp(&pid, args[0], &files, &attributes, args.data(), environ);
+    if (error == 0) killed_on_interrupt.emplace(pid);
+  }
   posix_spawn_file_actions_destroy(&files);
+  posix_spawnattr_destroy(&attributes);
   ::close(pipe_fds[1]);
   CapturedOutput captured;
   if (error != 0) {

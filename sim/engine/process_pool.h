@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,15 @@ struct ChildOutcome {
   double wall_s = 0;
 };
 
+// A run stopped by SIGINT or SIGTERM; main exits with 128 + signal_number() (1 when it is unknown).
 class Interrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  Interrupted(int signal_number, const std::string& what) : std::runtime_error(what), signal_number_(signal_number) {}
+  int signal_number() const { return signal_number_; }
+
+ private:
+  int signal_number_ = 0;
 };
 
 // A child still running: its index in COMMANDS and how long it has run.
@@ -47,7 +54,8 @@ struct CapturedOutput {
   std::string output;  // stdout and stderr together
 };
 
-// Runs ARGV to completion (stdin from /dev/null) and returns what it printed.
+// Runs ARGV to completion (stdin from /dev/null, in its own process group, killed if ringsim is
+// interrupted) and returns what it printed.
 CapturedOutput capture_output(const std::vector<std::string>& argv);
 
 }  // namespace ringsim

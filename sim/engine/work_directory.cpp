@@ -12,7 +12,9 @@ WorkDirectory::WorkDirectory(const std::optional<std::string>& keep_in) {
     keep_ = true;
   } else {
     std::string pattern = (std::filesystem::temp_directory_path() / "ringsim-XXXXXX").string();
+    const InterruptsHeld held;
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    removed_on_interrupt_.emplace(pattern);
     path_ = pattern;
   }
 }

@@ -1,6 +1,8 @@
 // A run's scratch space: the user's --out directory (kept), or a temporary one removed on every exit path.
 #pragma once
 
+#include "../common/interrupt_cleanup.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@ class WorkDirectory {
  private:
   std::filesystem::path path_;
   bool keep_ = false;
+  std::optional<RemovedOnInterrupt> removed_on_interrupt_;  // a temporary one only
 };
 
 }  // namespace ringsim

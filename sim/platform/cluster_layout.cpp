@@ -52,8 +52,7 @@ void collect_nodes(const simgrid::s4u::NetZone* zone, ClusterLayout& layout) {
   for (const auto* child : children) collect_nodes(child, layout);
 }
 
-ClusterLayout layout_of_simgrid_xml(const std::filesystem::path& file) {
-  const simgrid::s4u::Engine& engine = simgrid_platform(file);
+ClusterLayout layout_of_loaded_platform(const simgrid::s4u::Engine& engine, const std::filesystem::path& file) {
   ClusterLayout layout;
   const simgrid::s4u::NetZone* root = engine.get_netzone_root();
   if (root->get_children().empty()) {
@@ -64,6 +63,16 @@ ClusterLayout layout_of_simgrid_xml(const std::filesystem::path& file) {
   }
   if (layout.nodes.empty()) throw InputError(fmt::format("{}: the platform declares no host", file.string()));
   return layout;
+}
+
+// A new engine of this process with FILE loaded; SimGrid's exceptions pass through.
+simgrid::s4u::Engine* new_engine_with(const std::filesystem::path& file) {
+  int argc = 2;
+  std::string program = "ringsim", quiet = "--log=root.thresh:critical";
+  char* argv[] = {program.data(), quiet.data(), nullptr};
+  auto* engine = new simgrid::s4u::Engine(&argc, argv);
+  engine->load_platform(file.string());
+  return engine;
 }
 
 }  // namespace
@@ -80,18 +89,29 @@ const simgrid::s4u::Engine& simgrid_platform(const std::filesystem::path& file) 
   }
   if (!std::filesystem::is_regular_file(file))
     throw InputError(fmt::format("{}: cannot read file (does it exist?)", file.string()));
-  int argc = 2;
-  std::string program = "ringsim", quiet = "--log=root.thresh:critical";
-  char* argv[] = {program.data(), quiet.data(), nullptr};
-  engine = new simgrid::s4u::Engine(&argc, argv);
+  check_simgrid_xml(file);
   try {
-    engine->load_platform(file.string());
-  } catch (const std::exception& e) {
-    throw InputError(fmt::format("{}: not a valid SimGrid platform: {}", file.string(), e.what()));
+    engine = new_engine_with(file);
+  } catch (const std::exception& e) {  // the child loaded it: not expected, but never a raw SimGrid error
+    throw InputError(fmt::format("{}:1: not a valid SimGrid platform: {}", file.string(), e.what()));
   }
   loaded = file;
   return *engine;
 }
+
+ChildLoad load_simgrid_xml_in_child(const std::filesystem::path& file) {
+  return load_in_child(file, [&] { layout_of_loaded_platform(*new_engine_with(file), file); });
+}
+
+void check_simgrid_xml(const std::filesystem::path& file) { throw_unless_loaded(file, load_simgrid_xml_in_child(file)); }
+
+namespace {
+
+ClusterLayout layout_of_simgrid_xml(const std::filesystem::path& file) {
+  return layout_of_loaded_platform(simgrid_platform(file), file);
+}
+
+}  // namespace
 
 ClusterLayout layout_of(const Topology& topology) {
   ClusterLayout layout;

@@ -1,6 +1,7 @@
 // What placement needs to know about a platform: its nodes, in order, and each node's rank slots.
 #pragma once
 
+#include "simgrid_xml_check.h"
 #include "topology.h"
 
 #include <filesystem>
@@ -45,5 +46,12 @@ namespace ringsim {
 // SimGrid's engine with FILE loaded: created at the first call, then kept (SimGrid allows one engine
 // and one platform per process; another FILE is an InputError). Throws InputError for a bad file.
 const simgrid::s4u::Engine& simgrid_platform(const std::filesystem::path& file);
+
+// Loads FILE and its cluster layout in a child process (simgrid_xml_check.h): how it went.
+ChildLoad load_simgrid_xml_in_child(const std::filesystem::path& file);
+
+// Throws InputError "FILE:LINE: ..." when SimGrid refuses FILE or dies on it, in a child process;
+// simgrid_platform calls it before loading FILE in this process.
+void check_simgrid_xml(const std::filesystem::path& file);
 
 }  // namespace ringsim

@@ -40,6 +40,17 @@ CASES = [
      'ringsim: {bad}/zero-gpus.json: /racks/0/nodes/0/gpus: expected an integer from 1 to 4096, found 0'),
     ('run: placement on a missing node', ['run', '{bad}/missing-node-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/missing-node-scenario.json: /placements/0: placement 2-2-2 names 3 nodes but the platform has 2 (topology {bad}/../pair.json)'),
+    ('run: SimGrid XML with an unknown routing (finding: SimGrid aborted ringsim, exit 134, its log line only)',
+     ['run', '{bad}/unknown-routing-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/unknown-routing.xml:5: not a valid SimGrid platform: SimGrid stopped on this platform: Not a valid model!'),
+    ('run: SimGrid XML of an old version (finding: SimGrid\'s message was three lines)',
+     ['run', '{bad}/old-version-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     "ringsim: {bad}/old-version.xml:3: not a valid SimGrid platform: ******* BIG FAT WARNING ********* You're using an old XML "
+     "file. Use simgrid_update_xml to update your file automatically. This program is installed automatically with SimGrid, "
+     "or available in the tools/ directory of the source archive."),
+    ('run: SimGrid XML routing through an unknown link (finding: the error had no place)',
+     ['run', '{bad}/unknown-link-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/unknown-link.xml:8: not a valid SimGrid platform: Link not found: m'),
     ('run: a directory as scenario', ['run', '{bad}', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}: is a directory; expected a file'),
     ('run: output under a file', ['run', '{bad}/scenario-8.json', '--json', '/dev/null/r.json'], '',

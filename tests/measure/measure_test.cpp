@@ -103,7 +103,17 @@ TEST_CASE("an emulated measurement interrupted midway leaves no namespace and no
   CHECK_FALSE(std::filesystem::exists(json));
 }
 
-TEST_CASE("measure on a hostfile runs the Open MPI rank program and records its source") {
+// The rank program under ASan + UBSan (ringsim-rank-mpi-asan): an error of ours aborts a rank, so the
+// case fails; Open MPI's own leaks at MPI_Finalize are suppressed (measure/openmpi-leaks.supp), with full
+// stacks so that each leak shows the Open MPI library that made it.
+std::string sanitized_rank_program() {
+  if (std::string(RINGSIM_RANK_MPI_ASAN).empty()) skip("ringsim-rank-mpi-asan was not built");
+  return std::string("RINGSIM_RANK_MPI=") + RINGSIM_RANK_MPI_ASAN +
+         " ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+         " LSAN_OPTIONS=suppressions=" RINGSIM_OPENMPI_LEAKS ":print_suppressions=0 ";
+}
+
+TEST_CASE("measure on a hostfile runs the Open MPI rank program (under ASan + UBSan) and records its source") {
   require_open_mpi();
   TempDir dir;
   dir.write("topology.json", R"({"racks": [{"nodes": [{"name": "box", "gpus": 4}]}]})");
@@ -112,10 +122,10 @@ TEST_CASE("measure on a hostfile runs the Open MPI rank program and records its 
   // This machine under its own name: Open MPI's seq mapper does not match "localhost".
   const std::string host = run_shell("hostname", dir.path()).out.substr(0, run_shell("hostname", dir.path()).out.find('\n'));
   auto hostfile = dir.write("hosts", "# one host per topology node\n" + host + " slots=4\n");
-  const auto run = run_ringsim("measure " + scenario.string() + " --hostfile " + hostfile.string() +
-                                   " --quiet --json " + (dir.path() / "m.json").string() +
-                                   " -- --mca btl self,vader",
-                               dir.path());
+  const auto run = run_shell(sanitized_rank_program() + RINGSIM_BINARY + " measure " + scenario.string() +
+                                 " --hostfile " + hostfile.string() + " --quiet --json " + (dir.path() / "m.json").string() +
+                                 " -- --mca btl self,vader",
+                             dir.path());
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   const auto results = read_json(dir.path() / "m.json");
   CHECK(results.at("kind") == "measured");

@@ -149,7 +149,7 @@ TEST_CASE("bad input gives one line naming file and path with exit status 2 and 
   expect_bad("run " + no_topology.string(), "nope.xml: cannot read file");
   auto broken_xml = dir.write("broken.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n");
   auto with_broken = dir.write("b.json", scenario(broken_xml.string(), R"(["1"])", R"(["4"])", "{}"));
-  expect_bad("run " + with_broken.string(), "broken.xml: not a valid SimGrid platform");
+  expect_bad("run " + with_broken.string(), "broken.xml:2: not a valid SimGrid platform");
   expect_bad("run " + kFlagship + " --jobs zero", "option --jobs takes a positive integer");
   expect_bad("run " + kFlagship + " --frobnicate", "ringsim run: unknown option --frobnicate (see ringsim run --help)");
 }
