@@ -9,7 +9,7 @@
 namespace ringsim {
 namespace {
 
-std::string first_line(const std::filesystem::path& file) {
+std::string first_line_of_file(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
@@ -39,7 +39,7 @@ nlohmann::json local_machine_facts() {
     const std::string name = entry.path().filename().string();
     if (name == "lo") continue;
     // "speed" is unreadable or -1 for virtual NICs: recorded as null.
-    const std::string speed = first_line(entry.path() / "speed");
+    const std::string speed = first_line_of_file(entry.path() / "speed");
     const bool known = !speed.empty() && speed.find_first_not_of("0123456789") == std::string::npos;
     nics.push_back({{"name", name}, {"speed_Mbps", known ? nlohmann::json(std::stol(speed)) : nlohmann::json()}});
   }

@@ -13,7 +13,7 @@ using namespace ringsim::testing;
 
 namespace {
 
-constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none")";
+constexpr const char* kIdealModelFields = R"({"network": "CM02", "crosstraffic": false, "factors": "none")";
 
 // Rank slots per node, in topology order, read from the compact topology file.
 std::vector<int> slots_per_node(const std::filesystem::path& topology) {
@@ -48,7 +48,7 @@ struct Case {
 // agree within 2% at 64 MiB. Returns the analyses.
 std::vector<nlohmann::json> check_closed_form(const std::filesystem::path& topology, const std::vector<Case>& cases,
                                               const std::string& model_extra, TempDir& dir, const std::string& tag) {
-  const std::string model = std::string(kIdealModel) + model_extra + "}";
+  const std::string model = std::string(kIdealModelFields) + model_extra + "}";
   std::string placements;
   for (const Case& c : cases)
     placements += (placements.empty() ? "" : ", ") + (R"({"ranks": ")" + c.placement + R"(", "order": ")" + c.order + R"("})");

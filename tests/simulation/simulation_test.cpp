@@ -4,6 +4,7 @@
 #include "../unit/temp_files.h"
 #include "one_to_seventeen_ranks.h"
 #include "ringsim_process.h"
+#include "seed_rack.h"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +12,6 @@ using namespace ringsim::testing;
 
 namespace {
 
-const std::string kSeedRack = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
 const std::string kFlagship = RINGSIM_SOURCE_DIR "/scenarios/locality-4-2-2-vs-4-3-1.json";
 
 std::string scenario(const std::string& topology, const std::string& placements, const std::string& sizes,

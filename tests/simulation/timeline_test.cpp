@@ -2,6 +2,7 @@
 // and `ringsim report` turns results (and that trace) into a page, or refuses bad input cleanly.
 #include "../unit/temp_files.h"
 #include "ringsim_process.h"
+#include "seed_rack.h"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +10,6 @@ using namespace ringsim::testing;
 
 namespace {
 
-const std::string kSeedRack = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
 const std::string kReportFixture = RINGSIM_SOURCE_DIR "/tests/fixtures/report/results.json";
 
 std::string two_case_scenario() {

@@ -10,7 +10,7 @@
 namespace ringsim {
 namespace {
 
-std::vector<std::string> header_columns(std::string_view line) {
+std::vector<std::string> osu_header_columns(std::string_view line) {
   std::vector<std::string> columns;
   if (line.empty() || line.front() != '#') return columns;
   line.remove_prefix(1);
@@ -35,7 +35,7 @@ std::vector<std::string> header_columns(std::string_view line) {
 bool detect_osu(std::string_view text) {
   for (const auto& line : split_lines(text.substr(0, 4000))) {
     if (line.text.find("# OSU MPI") == 0 && line.text.find("Allreduce") != std::string_view::npos) return true;
-    if (!header_columns(line.text).empty()) return true;
+    if (!osu_header_columns(line.text).empty()) return true;
   }
   return false;
 }
@@ -48,7 +48,7 @@ MeasuredTrace read_osu(std::string_view text, const std::string& file) {
   int header_line = 0;
   for (const auto& [number, line] : split_lines(text)) {
     if (!line.empty() && line.front() == '#') {
-      if (auto found = header_columns(line); !found.empty()) {
+      if (auto found = osu_header_columns(line); !found.empty()) {
         columns = found, header_line = number;
         auto max = std::find(columns.begin(), columns.end(), "Max Latency(us)");
         auto avg = std::find(columns.begin(), columns.end(), "Avg Latency(us)");
