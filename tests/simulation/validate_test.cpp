@@ -10,6 +10,30 @@ namespace {
 
 const std::string kRoot = RINGSIM_SOURCE_DIR;
 
+// What `calibrate SCENARIO CALIBRATE_ARGS -o model.json` fitted and what `validate SCENARIO --model
+// model.json VALIDATE_ARGS --quiet --json report.json` then reported: the shape of every
+// "calibrate on one layout, predict another" judgment.
+struct Prediction {
+  CommandResult calibrate, validate;
+  nlohmann::json model, report;
+};
+
+Prediction calibrate_then_validate(const TempDir& dir, const std::string& scenario, const std::string& calibrate_args,
+                                   const std::string& validate_args) {
+  Prediction prediction;
+  const auto model = dir.path() / "model.json";
+  prediction.calibrate = run_ringsim("calibrate " + scenario + " " + calibrate_args + " -o " + model.string(), dir.path());
+  REQUIRE_MESSAGE(prediction.calibrate.exit_code == 0, std::string(prediction.calibrate.out + prediction.calibrate.err));
+  prediction.model = read_json(model);
+  const auto report = dir.path() / "report.json";
+  prediction.validate = run_ringsim("validate " + scenario + " --model " + model.string() + " " + validate_args +
+                                        " --quiet --json " + report.string(),
+                                    dir.path());
+  CHECK_MESSAGE(prediction.validate.exit_code == 0, std::string(prediction.validate.out + prediction.validate.err));
+  prediction.report = read_json(report);
+  return prediction;
+}
+
 }  // namespace
 
 TEST_CASE("the emulated flagship scenarios validate against their traces within 10 percent above 4 MiB") {
@@ -32,29 +56,17 @@ TEST_CASE("the emulated flagship scenarios validate against their traces within 
 
 TEST_CASE("calibrating on emulated 4-2-2 block predicts the cyclic placements within 10 percent above 4 MiB") {
   TempDir dir;
-  const std::string scenario = kRoot + "/scenarios/emulated/locality-200M.json";
   const std::string trace = kRoot + "/validate/traces/emulated/locality-200M.json";
-  const auto model = dir.path() / "model.json";
-  const auto calibrate = run_ringsim("calibrate " + scenario + " --measured " + trace + " --select 4-2-2/block -o " +
-                                         model.string(),
-                                     dir.path());
-  REQUIRE_MESSAGE(calibrate.exit_code == 0, calibrate.err);
-  const auto fitted = read_json(model);
+  const Prediction prediction =
+      calibrate_then_validate(dir, kRoot + "/scenarios/emulated/locality-200M.json", "--measured " + trace + " --select 4-2-2/block",
+                              "--measured " + trace + " --select 4-2-2/cyclic,4-3-1/cyclic --tolerance 0.10 --min-bytes 4MiB");
   // 200 Mbit/s NICs carry at most 25 MB/s: the fit must land below that and not absurdly far.
-  const double bandwidth = fitted.at("calibration").at("bandwidth_Bps").get<double>();
+  const double bandwidth = prediction.model.at("calibration").at("bandwidth_Bps").get<double>();
   CHECK(bandwidth < 25e6);
   CHECK(bandwidth > 15e6);
-  CHECK(fitted.at("nic_efficiency").get<double>() == doctest::Approx(bandwidth / 25e6));
-
-  const auto out = dir.path() / "prediction.json";
-  const auto validate = run_ringsim("validate " + scenario + " --measured " + trace +
-                                        " --select 4-2-2/cyclic,4-3-1/cyclic --model " + model.string() +
-                                        " --tolerance 0.10 --min-bytes 4MiB --quiet --json " + out.string(),
-                                    dir.path());
-  CHECK_MESSAGE(validate.exit_code == 0, (validate.out + validate.err));
-  const auto report = read_json(out);
-  CHECK(report.at("summary").at("judged").at("count") == 6);
-  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.10);
+  CHECK(prediction.model.at("nic_efficiency").get<double>() == doctest::Approx(bandwidth / 25e6));
+  CHECK(prediction.report.at("summary").at("judged").at("count") == 6);
+  CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.10);
 }
 
 TEST_CASE("every trace format validates end to end against the seed rack") {
@@ -124,23 +136,14 @@ TEST_CASE("nccl_ring calibrated on one 8x4 nccl-tests run predicts the other wit
   // Issue 12's judgment on the 10 GbE cluster: calibrate (NIC efficiency, per-step latency) on run1 in
   // nccl_ring's ring order, predict run2 (validate/traces/nccl/README.md). Measured: 2.0% (0.6% on run1).
   TempDir dir;
-  const std::string scenario = kRoot + "/scenarios/nccl/hkbu-10GbE-nccl_ring.json";
   const std::string traces = kRoot + "/validate/traces/nccl/";
-  const auto model = dir.path() / "model.json";
-  const auto fit = run_ringsim("calibrate " + scenario + " --measured " + traces + "hkbu-10g-8x4-auto-run1.txt --min-bytes 4MiB -o " +
-                                   model.string(), dir.path());
-  REQUIRE_MESSAGE(fit.exit_code == 0, std::string(fit.out + fit.err));
-  CHECK(fit.out.find("the ring order of nccl_ring") != std::string::npos);
-  const auto fitted = read_json(model);
-  CHECK(fitted.at("nic_efficiency").get<double>() == doctest::Approx(0.939).epsilon(0.005));  // 1173 MB/s of 1250
-  const auto out = dir.path() / "report.json";
-  const auto run = run_ringsim("validate " + scenario + " --model " + model.string() + " --measured " + traces +
-                                   "hkbu-10g-8x4-auto-run2.txt --min-bytes 4MiB --tolerance 0.03 --quiet --json " + out.string(),
-                               dir.path());
-  CHECK_MESSAGE(run.exit_code == 0, std::string(run.out + run.err));
-  const auto report = read_json(out);
-  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.03);
-  CHECK(report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
+  const Prediction prediction = calibrate_then_validate(
+      dir, kRoot + "/scenarios/nccl/hkbu-10GbE-nccl_ring.json", "--measured " + traces + "hkbu-10g-8x4-auto-run1.txt --min-bytes 4MiB",
+      "--measured " + traces + "hkbu-10g-8x4-auto-run2.txt --min-bytes 4MiB --tolerance 0.03");
+  CHECK(prediction.calibrate.out.find("the ring order of nccl_ring") != std::string::npos);
+  CHECK(prediction.model.at("nic_efficiency").get<double>() == doctest::Approx(0.939).epsilon(0.005));  // 1173 MB/s of 1250
+  CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.03);
+  CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
 }
 
 TEST_CASE("validate refuses a bad nccl-tests header or a layout it cannot place, with exit status 2 and one line") {
