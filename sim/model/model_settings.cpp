@@ -44,6 +44,7 @@ nlohmann::json ModelSettings::to_json() const {
                              {"sharing", process_stack->shared ? "shared" : "split"},
                              {"latency_s", process_stack->latency_s}};
   if (nic_bandwidth_Bps) json["nic_bandwidth"] = fmt::format("{:g}Bps", *nic_bandwidth_Bps);
+  if (nic_latency_s) json["nic_latency"] = fmt::format("{:g}us", *nic_latency_s * 1e6);
   if (nic_efficiency != 1) json["nic_efficiency"] = nic_efficiency;
   if (nic_half_duplex) json["nic_sharing"] = "half-duplex";
   if (nccl) json["nccl"] = nccl_settings_json(*nccl);
@@ -54,6 +55,7 @@ nlohmann::json ModelSettings::to_json() const {
 
 Topology ModelSettings::shape(Topology topology) const {
   if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
+  if (nic_latency_s) topology = with_nic_latency(std::move(topology), *nic_latency_s);
   if (nic_efficiency != 1) topology = scaled_nic_bandwidths(std::move(topology), nic_efficiency);
   return scaled_bandwidths(std::move(topology), link_bandwidth_scale);
 }
@@ -109,6 +111,7 @@ ProcessStack read_process_stack(const nlohmann::json& stack, const std::string& 
 
 void read_nic_keys(JsonObjectReader& reader, ModelSettings& base) {
   if (auto bandwidth = reader.optional_bandwidth("nic_bandwidth")) base.nic_bandwidth_Bps = *bandwidth;
+  if (auto latency = reader.optional_latency("nic_latency")) base.nic_latency_s = *latency;
   if (const nlohmann::json* efficiency = reader.optional_value("nic_efficiency")) {
     if (!efficiency->is_number() || !(efficiency->get<double>() > 0) || efficiency->get<double>() > 1)
       reader.fail("nic_efficiency", fmt::format("expected the share of the NIC's bandwidth traffic gets, above 0 and at "

@@ -31,6 +31,10 @@ struct ModelSettings {
   std::optional<ProcessStack> process_stack;
   // "nic_bandwidth": "10Gbps": every NIC of a compact topology at this bandwidth (what-if upgrades).
   std::optional<double> nic_bandwidth_Bps;
+  // "nic_latency": "2us": every NIC of a compact topology with this latency, so that a route between
+  // nodes takes 2 x it + the switch's. `ringsim calibrate` sets it from the fitted per-step latency:
+  // SimGrid's smpi/lat-factor would not do, as it applies to the SMPI network model only (not CM02).
+  std::optional<double> nic_latency_s;
   // "nic_efficiency": 0.94: every NIC carries this share of its bandwidth (nominal or nic_bandwidth):
   // what a transport (TCP sockets, staging through host memory) gets of the line rate; the links inside
   // nodes and the switches keep theirs. `ringsim calibrate` sets it; 1 = the line rate.
@@ -54,10 +58,11 @@ struct ModelSettings {
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {
     return link_bandwidth_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
-           nic_bandwidth_Bps.has_value();
+           nic_bandwidth_Bps.has_value() || nic_latency_s.has_value();
   }
   PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
-  // TOPOLOGY with this model's changes to its links (nic_bandwidth, nic_efficiency, link_bandwidth_scale).
+  // TOPOLOGY with this model's changes to its links (nic_bandwidth, nic_latency, nic_efficiency,
+  // link_bandwidth_scale).
   Topology shape(Topology topology) const;
 
   // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").

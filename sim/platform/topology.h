@@ -67,6 +67,8 @@ Topology scaled_nic_bandwidths(Topology topology, double factor);
 // The same topology with every NIC at BANDWIDTH (model key nic_bandwidth); non-blocking switches grow
 // with their ports, uplinks stay as they are.
 Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps);
+// The same topology with every NIC's latency LATENCY_S (model key nic_latency).
+Topology with_nic_latency(Topology topology, double latency_s);
 
 int nic_of_gpu(const NodeSpec& node, int gpu);
 

@@ -94,6 +94,12 @@ Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps) {
   return topology;
 }
 
+Topology with_nic_latency(Topology topology, double latency_s) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes) node.nic.latency_s = latency_s;
+  return topology;
+}
+
 Topology scaled_nic_bandwidths(Topology topology, double factor) {
   for (RackSpec& rack : topology.racks)
     for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= factor;

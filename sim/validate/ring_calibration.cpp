@@ -3,6 +3,7 @@
 #include "../common/input_error.h"
 #include "../platform/cluster_layout.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -19,7 +20,7 @@ CalibrationRoute calibration_route(const Scenario& scenario) {
     throw InputError(fmt::format("{}: the route between nodes has zero latency; give the NICs a latency (e.g. 5us) "
                                  "so that the fitted one can be expressed as a factor of it",
                                  scenario.topology.string()));
-  return {route_latency, node.nic.bandwidth_Bps};
+  return {route_latency, platform.topology->racks.front().switch_link.latency_s, node.nic.bandwidth_Bps};
 }
 
 int calibration_edges(const std::string& algorithm, const PlacementSpec& placement) {
@@ -58,7 +59,7 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
     throw InputError(fmt::format("{}: the trace moves {:.0f} MB/s per NIC direction, more than the topology's NIC ({:.0f} MB/s); "
                                  "give the topology the NIC's real rate",
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
-  calibration.latency_factor = calibration.fit.latency_s / route.route_latency_s;
+  calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.switch_latency_s) / 2);
   return calibration;
 }
 
@@ -69,7 +70,7 @@ nlohmann::json calibrated_model(const RingCalibration& calibration, const std::s
           {"crosstraffic", false},
           {"factors", "none"},
           {"nic_efficiency", calibration.nic_efficiency},
-          {"simgrid", {{"smpi/lat-factor", fmt::format("0:{}", calibration.latency_factor)}}},
+          {"nic_latency", fmt::format("{:g}us", calibration.nic_latency_s * 1e6)},
           {"calibration",
            {{"trace", trace_file}, {"format", trace_format}, {"algorithm", calibration.algorithm}, {"step_latency_s", fit.latency_s},
             {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},

@@ -1,5 +1,5 @@
 // `ringsim calibrate`'s computation: the step-time fit of a grouped trace, expressed against the
-// scenario's compact topology as the factors of a model file (NIC efficiency, latency factor).
+// scenario's compact topology as the NIC keys of a model file (nic_efficiency, nic_latency).
 #pragma once
 
 #include "../model/scenario.h"
@@ -15,7 +15,8 @@ namespace ringsim {
 
 // What the fitted values are expressed against: the inter-node route (NIC + switch + NIC) and the NIC.
 struct CalibrationRoute {
-  double route_latency_s = 0;
+  double route_latency_s = 0;   // 2 NIC latencies + the switch's
+  double switch_latency_s = 0;
   double nic_bandwidth_Bps = 0;
 };
 
@@ -37,7 +38,9 @@ struct RingCalibration {
   std::vector<CalibrationRow> rows;  // one per fitted sample, in fit order
   std::string algorithm = "ring";    // whose ring order counts the edges (validation_algorithm)
   double nic_efficiency = 0;         // fitted bandwidth / NIC bandwidth
-  double latency_factor = 0;         // fitted latency / route latency
+  // The NIC latency that makes the route between nodes take the fitted per-step latency (at least 0:
+  // a fitted latency below the switch's leaves the NICs without latency).
+  double nic_latency_s = 0;
 };
 
 // Ring edges on the busiest NIC direction for ALGORITHM's ring on PLACEMENT: the rank order's for the

@@ -100,3 +100,18 @@ TEST_CASE("nic_efficiency scales the NICs only, after nic_bandwidth, and must be
         "s.json: /model/nic_efficiency: expected the share of the NIC's bandwidth traffic gets, above 0 and at most 1, "
         "such as 0.94, found 1.5");
 }
+
+TEST_CASE("nic_latency sets every NIC's latency and nothing else, and reads back as written") {
+  // What calibration writes for the fitted per-step latency (smpi/lat-factor would be inert under CM02).
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  const ModelSettings model = read_model(nlohmann::json::parse(R"({"nic_latency": "2.5us"})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.reshapes_platform());
+  const Topology shaped = model.shape(seed);
+  CHECK(shaped.racks[0].nodes[0].nic.latency_s == doctest::Approx(2.5e-6));
+  CHECK(shaped.racks[0].nodes[0].nic.bandwidth_Bps == seed.racks[0].nodes[0].nic.bandwidth_Bps);
+  CHECK(shaped.racks[0].nodes[0].intra.latency_s == seed.racks[0].nodes[0].intra.latency_s);
+  CHECK(shaped.racks[0].switch_link.latency_s == seed.racks[0].switch_link.latency_s);
+  CHECK(model.to_json().at("nic_latency") == "2.5us");
+  CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"nic_latency": 3})"), "s.json", "/model", ModelSettings{})).find(
+            "s.json: /model/nic_latency: ") == 0);
+}

@@ -30,14 +30,14 @@ TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exac
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, a, b));    // k = 1
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::cyclic}, a, b));   // k = 2
   grouped.cases.push_back(measured_case({{4}, RankOrder::block}, a, b));       // one node: not a fit input
-  const CalibrationRoute route{6e-6, 2e9};
+  const CalibrationRoute route{.route_latency_s = 6e-6, .switch_latency_s = 1e-6, .nic_bandwidth_Bps = 2e9};  // 2 x 2.5 + 1 us
 
   const RingCalibration calibration = calibrate_ring(route, grouped, 1 << 20, "trace.json", "ring");
   REQUIRE(calibration.rows.size() == 4);  // two cases, two sizes at or above 1 MiB
   CHECK(calibration.fit.samples == 4);
   CHECK(calibration.fit.latency_s == doctest::Approx(a).epsilon(1e-6));
   CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
-  CHECK(calibration.latency_factor == doctest::Approx(a / route.route_latency_s).epsilon(1e-6));  // 2
+  CHECK(calibration.nic_latency_s == doctest::Approx((a - 1e-6) / 2).epsilon(1e-6));  // 2 x 5.5 + 1 = 12 us
   CHECK(calibration.nic_efficiency == doctest::Approx((1 / b) / route.nic_bandwidth_Bps).epsilon(1e-6));  // 0.5
   for (const auto& row : calibration.rows) CHECK(row.fitted_s == doctest::Approx(row.measured_s).epsilon(1e-6));
   CHECK(calibration.rows[1].edges == 1);
@@ -45,6 +45,8 @@ TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exac
 
   const nlohmann::json model = calibrated_model(calibration, "trace.json", "ringsim", 1 << 20);
   CHECK(model.at("nic_efficiency").get<double>() == doctest::Approx(0.5).epsilon(1e-6));
+  CHECK(model.at("nic_latency") == "5.5us");  // a model key that every network model applies (not smpi/lat-factor)
+  CHECK_FALSE(model.contains("simgrid"));
   CHECK(model.at("calibration").at("min_bytes") == 1 << 20);
 }
 
@@ -55,7 +57,7 @@ TEST_CASE("calibrating nccl_ring counts one edge per NIC direction whatever the 
   MeasuredCase cyclic{{{2, 2}, RankOrder::cyclic}, {}};
   for (std::uint64_t bytes : {1u << 20, 1u << 24}) cyclic.median_time_s[bytes] = ring_time_s(a, b, 4, 1, bytes);
   grouped.cases.push_back(cyclic);
-  const RingCalibration calibration = calibrate_ring({6e-6, 2e9}, grouped, 0, "trace.json", "nccl_ring");
+  const RingCalibration calibration = calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "nccl_ring");
   REQUIRE(calibration.rows.size() == 2);
   CHECK(calibration.rows[0].edges == 1);
   CHECK(calibration_edges("ring", {{2, 2}, RankOrder::cyclic}) == 2);
@@ -67,6 +69,6 @@ TEST_CASE("calibrating nccl_ring counts one edge per NIC direction whatever the 
 TEST_CASE("a trace faster than the topology's NIC is an input error, not an efficiency above 1") {
   GroupedTrace grouped;
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, 12e-6, 1e-10));  // 10 GB/s on a 2 GB/s NIC
-  CHECK_THROWS_WITH_AS(calibrate_ring({6e-6, 2e9}, grouped, 0, "trace.json", "ring"),
+  CHECK_THROWS_WITH_AS(calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "ring"),
                        doctest::Contains("trace.json: the trace moves 10000 MB/s per NIC direction"), InputError);
 }
