@@ -188,7 +188,10 @@ TEST_CASE("report: every value of a timeline is checked and an error names the f
     else event["args"][key] = value;
     return event;
   };
-  const auto error = [](json events) { return RINGSIM_ERROR_OF(movement_from_timeline({{"traceEvents", events}}, "t.json")); };
+  // A vector: a braced list of one json is a copy of it, not an array of one, under clang.
+  const auto error = [](const std::vector<json>& events) {
+    return RINGSIM_ERROR_OF(movement_from_timeline({{"traceEvents", json(events)}}, "t.json"));
+  };
   CHECK(error({process(4), slice("chunk", 2.5)}) ==
         "t.json: /traceEvents/1/args/chunk: expected a chunk of the 4-rank ring (an integer from 0 to 3), found 2.5");
   CHECK(error({process(4), slice("chunk", 4)}) ==
@@ -208,8 +211,8 @@ TEST_CASE("report: every value of a timeline is checked and an error names the f
                     "picture replays rings of at most {}",
                     kLargestReplayedRing + 1, kLargestReplayedRing));
   // Slices of other processes are not read beyond their pid; a ring of the largest size replayed is drawn.
-  CHECK(movement_from_timeline({{"traceEvents", {process(kLargestReplayedRing), {{"ph", "X"}, {"pid", 2}, {"tid", "x"}}}}}, "t.json")
-            ->ranks == kLargestReplayedRing);
+  const std::vector<json> other_slice{process(kLargestReplayedRing), {{"ph", "X"}, {"pid", 2}, {"tid", "x"}}};
+  CHECK(movement_from_timeline({{"traceEvents", json(other_slice)}}, "t.json")->ranks == kLargestReplayedRing);
 }
 
 TEST_CASE("report: the page inlines the library and keeps </script> inside scripts harmless and escapes text") {
