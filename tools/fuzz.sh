@@ -3,7 +3,7 @@
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
 #   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb
-#            trace_horovod_timeline trace_ringsim_results simgrid_xml (default: all, one after the other)
+#            trace_horovod_timeline trace_ringsim_results simgrid_xml timeline (default: all, one after the other)
 #   -t       seconds per target (default 60)
 #   -j       parallel fuzzing processes per target (default 1)
 # Builds build-fuzz/ with clang when needed. Each target starts from its committed corpus
@@ -31,7 +31,7 @@ fi
 
 targets=(); seconds=60; jobs=1
 all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
-     simgrid_xml)
+     simgrid_xml timeline)
 while [ $# -gt 0 ]; do
   case $1 in
     -t) seconds=$2; shift 2 ;;

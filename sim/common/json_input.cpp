@@ -49,6 +49,17 @@ void throw_input_error(std::string_view file, std::string_view path, std::string
                                 : fmt::format("{}: {}: {}", file, path, message));
 }
 
+bool json_integer_within(const nlohmann::json& value, std::int64_t min, std::uint64_t max) {
+  // nlohmann keeps a parsed integer of 0 and above as unsigned, a negative one as signed.
+  if (value.is_number_unsigned()) {
+    const std::uint64_t number = value.get<std::uint64_t>();
+    return number <= max && (min <= 0 || number >= static_cast<std::uint64_t>(min));
+  }
+  if (!value.is_number_integer()) return false;
+  const std::int64_t number = value.get<std::int64_t>();
+  return number >= min && (number < 0 || static_cast<std::uint64_t>(number) <= max);
+}
+
 std::string describe_json(const nlohmann::json& value) {
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array";
@@ -147,9 +158,9 @@ std::optional<std::int64_t> JsonObjectReader::optional_int(std::string_view key,
                                                            std::int64_t max) {
   const nlohmann::json* value = optional_value(key);
   if (value == nullptr) return std::nullopt;
-  if (!value->is_number_integer() || value->get<std::int64_t>() < min || value->get<std::int64_t>() > max)
-    fail(key, fmt::format("expected an integer from {} to {}, found {}", min, max, describe_json(*value)));
-  return value->get<std::int64_t>();
+  const auto number = json_integer<std::int64_t>(*value, min, max);
+  if (!number) fail(key, fmt::format("expected an integer from {} to {}, found {}", min, max, describe_json(*value)));
+  return number;
 }
 
 template <typename T, typename Parse>

@@ -4,13 +4,30 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace ringsim {
+
+// Whether VALUE is a JSON integer from MIN to MAX. A float never is, however whole: nlohmann's
+// get<T>() converts any number, and a float out of T's range is undefined behaviour (fuzz finding,
+// trace_ringsim_results: "max_rank_sent_bytes": 65E36).
+bool json_integer_within(const nlohmann::json& value, std::int64_t min, std::uint64_t max);
+
+// VALUE as a T when it is a JSON integer from MIN to MAX (by default T's whole range); nullopt for
+// anything else (a float, a string, a number out of range), for the caller to name file and path.
+template <typename T>
+std::optional<T> json_integer(const nlohmann::json& value, T min = std::numeric_limits<T>::min(),
+                              T max = std::numeric_limits<T>::max()) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= sizeof(std::int64_t));
+  if (!json_integer_within(value, static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max))) return std::nullopt;
+  return value.is_number_unsigned() ? static_cast<T>(value.get<std::uint64_t>()) : static_cast<T>(value.get<std::int64_t>());
+}
 
 // The whole of a user's input file; throws InputError "FILE: cannot read file (does it exist?)".
 std::string read_input_file(const std::filesystem::path& file);

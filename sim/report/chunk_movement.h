@@ -39,8 +39,13 @@ bool better_ring_to_draw(int a, int b);
 // r-1; at allgather step i it receives chunk (r-i) mod N.
 ChunkMovement ring_schedule_movement(int ranks);
 
+// The most ranks of a ring whose recorded steps are replayed: the replay keeps ranks² numbers per step.
+constexpr int kLargestReplayedRing = 64;
+
 // The ring case best to draw (better_ring_to_draw, then the smallest size) of a trace `ringsim run
-// --timeline` wrote; nullopt when it holds no ring case. Throws InputError naming FILE when it is not such a trace.
+// --timeline` wrote; nullopt when it holds no ring case. Every value read is checked (an integer in
+// range, a rank, chunk or peer of the ring); throws InputError naming FILE and the JSON path when it
+// is not such a trace or the ring best to draw has more than kLargestReplayedRing ranks.
 std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace, const std::string& file);
 
 }  // namespace ringsim

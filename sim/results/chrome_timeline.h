@@ -34,7 +34,9 @@ struct SizeSteps {
 // Phase names when an events line has no "phase_names": the ring's two phases.
 const std::vector<std::string>& default_phase_names();
 
-// Parses the text of an events file (JSON lines); FILE names it in errors (std::runtime_error).
+// Parses the text of an events file (JSON lines); every value is checked (a whole number in range
+// where the field is an integer): InputError "FILE:LINE: /json/path: ...". read_events_file throws
+// std::runtime_error when the rank program wrote no file.
 std::vector<SizeSteps> parse_events_lines(std::string_view text, const std::string& file);
 std::vector<SizeSteps> read_events_file(const std::filesystem::path& file);
 

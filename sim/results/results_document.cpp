@@ -5,7 +5,6 @@
 #include "../common/json_input.h"
 
 #include <fmt/format.h>
-#include <limits>
 #include <type_traits>
 
 namespace ringsim {
@@ -25,15 +24,10 @@ class FieldReader {
     const auto it = object_.find(key);
     if (it == object_.end()) throw_input_error(file_, path_, fmt::format("missing \"{}\"", key));
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      // nlohmann converts any number, and a float out of T's range is undefined behaviour (fuzz
-      // finding, trace_ringsim_results: "max_rank_sent_bytes": 65E36): only integers in range pass.
-      bool fits = false;
-      if (it->is_number_unsigned())
-        fits = it->template get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
-      else if (it->is_number_integer())
-        fits = it->template get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
-               (std::is_unsigned_v<T> || it->template get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<T>::max()));
-      if (!fits) throw_input_error(file_, at(key), fmt::format("unexpected {}", describe_json(*it)));
+      // Only integers in T's range (json_input.h: a float converted by nlohmann can be undefined behaviour).
+      const std::optional<T> number = json_integer<T>(*it);
+      if (!number) throw_input_error(file_, at(key), fmt::format("unexpected {}", describe_json(*it)));
+      return *number;
     }
     try {
       return it->get<T>();

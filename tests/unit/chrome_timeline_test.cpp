@@ -76,3 +76,26 @@ TEST_CASE("timeline: a malformed events line is an error naming file and line") 
   const std::string unnamed_phase = R"({"bytes": 8, "fields": ["rank","phase","step","chunk","peer","bytes","start_s","end_s"], "values": [0,5,0,0,0,8,0,1]})";
   CHECK(RINGSIM_ERROR_OF(parse_events_lines(unnamed_phase, "e")).find("phase 5 has no name") != std::string::npos);
 }
+
+TEST_CASE("timeline: an events value that is not a whole number in its field's range is an error with its path") {
+  const auto line = [](const std::string& values) {
+    return R"({"bytes": 8, "fields": ["rank","phase","step","chunk","peer","bytes","start_s","end_s"], "values": [)" + values + "]}";
+  };
+  // The casts of these to int or std::uint64_t were undefined behaviour.
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0,6.5e37,1,8,0,1"), "e")) ==
+        "e:1: /values/3: chunk 6.5e+37 is not a whole number from -2147483648 to 2147483647");
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0.5,0,1,8,0,1"), "e")) ==
+        "e:1: /values/2: step 0.5 is not a whole number from -2147483648 to 2147483647");
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0,0,1,-8,0,1"), "e")).starts_with("e:1: /values/5: bytes -8 is not a whole number from 0 to"));
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0,0,1,\"8\",0,1"), "e")) == "e:1: /values/5: expected a number, found \"8\"");
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(R"({"bytes": -1, "fields": [], "values": []})", "e")) ==
+        "e:1: /bytes: expected a byte count, found -1");
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines(R"({"bytes": 1, "values": []})", "e")) == "e:1: /fields: missing required key");
+  CHECK(RINGSIM_ERROR_OF(parse_events_lines("[1]\n", "e")) == "e:1: /: not an events line: expected an object, found an array");
+  // Whole numbers written as doubles (as rank_main.cpp writes them) are read exactly; peer -1 is "no peer".
+  const auto steps = parse_events_lines(line("3.0,1.0,2.0,0.0,-1.0,4294967296.0,0.5,1.5"), "e").at(0).steps;
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].rank == 3);
+  CHECK(steps[0].peer == -1);
+  CHECK(steps[0].bytes == 4294967296ULL);
+}

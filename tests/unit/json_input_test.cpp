@@ -3,6 +3,7 @@
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
+#include <limits>
 
 using namespace ringsim;
 using ringsim::testing::TempDir;
@@ -30,6 +31,35 @@ TEST_CASE("a value in the wrong unit names the path and the expected form") {
   JsonObjectReader reader(value, "topo.json", "/nic");
   CHECK(RINGSIM_ERROR_OF(reader.optional_bandwidth("bandwidth")) ==
         "topo.json: /nic/bandwidth: expected a bandwidth such as 10Gbps, 1.25GBps or 100Mbps, found \"10Gbs\"");
+}
+
+TEST_CASE("integers are read only when they are JSON integers within the range asked for") {
+  using nlohmann::json;
+  CHECK(json_integer<int>(json::parse("2147483647")) == 2147483647);
+  CHECK_FALSE(json_integer<int>(json::parse("2147483648")));
+  CHECK(json_integer<int>(json::parse("-2147483648")) == -2147483647 - 1);
+  CHECK_FALSE(json_integer<int>(json::parse("-2147483649")));
+  CHECK(json_integer<std::uint64_t>(json::parse("18446744073709551615")) == 18446744073709551615ULL);
+  CHECK_FALSE(json_integer<std::uint64_t>(json::parse("-1")));
+  CHECK(json_integer<std::int64_t>(json::parse("-9223372036854775808")) == std::numeric_limits<std::int64_t>::min());
+  CHECK_FALSE(json_integer<std::int64_t>(json::parse("9223372036854775808")));
+  // Floats never, however whole or large (a cast of 6.5e37 to an integer is undefined behaviour).
+  CHECK_FALSE(json_integer<std::uint64_t>(json::parse("6.5e37")));
+  CHECK_FALSE(json_integer<int>(json::parse("4.0")));
+  CHECK_FALSE(json_integer<int>(json::parse("\"4\"")));
+  CHECK_FALSE(json_integer<int>(json::parse("true")));
+  CHECK(json_integer<int>(json::parse("3"), 1, 3) == 3);
+  CHECK_FALSE(json_integer<int>(json::parse("0"), 1, 3));
+  CHECK_FALSE(json_integer<int>(json::parse("4"), 1, 3));
+  CHECK_FALSE(json_integer<int>(json::parse("-1"), 0, 3));
+}
+
+TEST_CASE("an integer key out of range names the path, even one that wraps around as a signed integer") {
+  const auto value = nlohmann::json::parse(R"({"count": 18446744073709551615})");
+  JsonObjectReader reader(value, "t.json", "");
+  // 2^64-1 read as a signed integer is -1: it must not pass for a range that holds -1.
+  CHECK(RINGSIM_ERROR_OF(reader.optional_int("count", -1, 10)) ==
+        "t.json: /count: expected an integer from -1 to 10, found 18446744073709551615");
 }
 
 TEST_CASE("atomic writes leave the old file or the whole new one and never a part") {

@@ -1,8 +1,10 @@
 // ringsim report's pieces: reading results, choosing what to plot, the ring's chunk movement, the page.
+#include "../../sim/report/chunk_movement.h"
 #include "../../sim/report/report_page.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace ringsim;
 using namespace ringsim::testing;
@@ -170,7 +172,47 @@ TEST_CASE("report: the chunk movement read back from a timeline equals the sched
     CHECK(movement->steps[s].received_chunk == schedule.steps[s].received_chunk);
     CHECK(movement->steps[s].contributions == schedule.steps[s].contributions);
   }
-  CHECK(RINGSIM_ERROR_OF(movement_from_timeline(json::object(), "t.json")).starts_with("t.json: not a timeline"));
+  CHECK(RINGSIM_ERROR_OF(movement_from_timeline(json::object(), "t.json")).starts_with("t.json: /traceEvents: not a timeline"));
+  CHECK(RINGSIM_ERROR_OF(movement_from_timeline(json::array(), "t.json")).starts_with("t.json: /: not a timeline"));
+}
+
+TEST_CASE("report: every value of a timeline is checked and an error names the file and the JSON path") {
+  const auto process = [](json ranks) {
+    return json{{"ph", "M"}, {"name", "process_name"}, {"pid", 1},
+                {"args", {{"name", "4 block ring"}, {"algorithm", "ring"}, {"ranks", ranks}, {"bytes", 64}}}};
+  };
+  const auto slice = [](const char* key, json value) {
+    json args = {{"phase", "scatter_reduce"}, {"step", 0}, {"chunk", 3}, {"peer", 3}, {"bytes", 16}};
+    json event = {{"ph", "X"}, {"pid", 1}, {"tid", 0}, {"args", args}};
+    if (std::string(key) == "tid") event["tid"] = value;
+    else event["args"][key] = value;
+    return event;
+  };
+  // A vector: a braced list of one json is a copy of it, not an array of one, under clang.
+  const auto error = [](const std::vector<json>& events) {
+    return RINGSIM_ERROR_OF(movement_from_timeline({{"traceEvents", json(events)}}, "t.json"));
+  };
+  CHECK(error({process(4), slice("chunk", 2.5)}) ==
+        "t.json: /traceEvents/1/args/chunk: expected a chunk of the 4-rank ring (an integer from 0 to 3), found 2.5");
+  CHECK(error({process(4), slice("chunk", 4)}) ==
+        "t.json: /traceEvents/1/args/chunk: expected a chunk of the 4-rank ring (an integer from 0 to 3), found 4");
+  CHECK(error({process(4), slice("tid", -1)}) ==
+        "t.json: /traceEvents/1/tid: expected a rank of the 4-rank ring (an integer from 0 to 3), found -1");
+  CHECK(error({process(4), slice("peer", "3")}) ==
+        "t.json: /traceEvents/1/args/peer: expected a rank of the 4-rank ring (an integer from 0 to 3), found \"3\"");
+  CHECK(error({process(4), slice("bytes", 6.5e37)}) ==
+        "t.json: /traceEvents/1/args/bytes: expected a byte count (an integer from 0 to 18446744073709551615), found 6.5e+37");
+  CHECK(error({process(4), slice("phase", 1)}) == "t.json: /traceEvents/1/args/phase: expected a string, found 1");
+  CHECK(error({process(-4)}) == "t.json: /traceEvents/0/args/ranks: expected a rank count (an integer from 1 to 65536), found -4");
+  CHECK(error({process(4), 7}) == "t.json: /traceEvents/1: expected an object, found 7");
+  CHECK(error({{{"ph", 1}}}) == "t.json: /traceEvents/0/ph: expected a string, found 1");
+  CHECK(error({process(kLargestReplayedRing + 1)}) ==
+        fmt::format("t.json: /traceEvents/0/args/ranks: the ring case best to draw has {} ranks; the step-by-step "
+                    "picture replays rings of at most {}",
+                    kLargestReplayedRing + 1, kLargestReplayedRing));
+  // Slices of other processes are not read beyond their pid; a ring of the largest size replayed is drawn.
+  const std::vector<json> other_slice{process(kLargestReplayedRing), {{"ph", "X"}, {"pid", 2}, {"tid", "x"}}};
+  CHECK(movement_from_timeline({{"traceEvents", json(other_slice)}}, "t.json")->ranks == kLargestReplayedRing);
 }
 
 TEST_CASE("report: the page inlines the library and keeps </script> inside scripts harmless and escapes text") {
