@@ -28,7 +28,8 @@ of a NIC direction. Writes a model file:
   {"network": "CM02", "crosstraffic": false, "factors": "none",
    "nic_efficiency": (1/b) / NIC bandwidth, "nic_latency": (a - switch latency) / 2}
 so that simulated steps take a + k*S/N/(effective bandwidth), NICs shared as before, links inside
-nodes and switches at their own rates and latencies. The scenario's topology must be compact JSON whose
+nodes and switches at their own rates and latencies. For nccl_ring, which pipelines many slices per
+step, a is printed but not written: its latency stays the topology's. The scenario's topology must be compact JSON whose
 inter-node route has a non-zero latency (NIC + switch + NIC).
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
@@ -39,8 +40,13 @@ void print_calibration(const RingCalibration& calibration, const MeasuredTrace& 
   const StepFit& fit = calibration.fit;
   fmt::print("# Calibrated on {} ({} sizes >= {}), the ring order of {}\n", trace.summary(), calibration.rows.size(),
              format_bytes(min_bytes), calibration.algorithm);
-  fmt::print("# per-step latency a = {:.1f} us (the topology's route: {:.1f} us; NIC latency {:.2f} us makes it a)\n",
-             fit.latency_s * 1e6, calibration.route.route_latency_s * 1e6, calibration.nic_latency_s * 1e6);
+  if (calibration.nic_latency_s)
+    fmt::print("# per-step latency a = {:.1f} us (the topology's route: {:.1f} us; NIC latency {:.2f} us makes it a)\n",
+               fit.latency_s * 1e6, calibration.route.route_latency_s * 1e6, *calibration.nic_latency_s * 1e6);
+  else
+    fmt::print("# per-step latency a = {:.1f} us, not applied: {} pipelines many slices per step, each paying the "
+               "topology's route latency ({:.1f} us)\n",
+               fit.latency_s * 1e6, calibration.algorithm, calibration.route.route_latency_s * 1e6);
   fmt::print("# effective bandwidth 1/b = {:.2f} MB/s per NIC direction ({:.3f}x the NIC's {:.2f} MB/s)\n",
              fit.bandwidth_Bps() / 1e6, calibration.nic_efficiency, calibration.route.nic_bandwidth_Bps / 1e6);
   fmt::print("# fit quality: R^2 {:.4f}, median |residual| {:.1f}%\n", fit.r_squared, fit.median_abs_residual * 100);

@@ -59,22 +59,24 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
     throw InputError(fmt::format("{}: the trace moves {:.0f} MB/s per NIC direction, more than the topology's NIC ({:.0f} MB/s); "
                                  "give the topology the NIC's real rate",
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
-  calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.switch_latency_s) / 2);
+  if (algorithm != "nccl_ring") calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.switch_latency_s) / 2);
   return calibration;
 }
 
 nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,
                                 const std::string& trace_format, std::uint64_t min_bytes) {
   const StepFit& fit = calibration.fit;
-  return {{"network", "CM02"},
-          {"crosstraffic", false},
-          {"factors", "none"},
-          {"nic_efficiency", calibration.nic_efficiency},
-          {"nic_latency", fmt::format("{:g}us", calibration.nic_latency_s * 1e6)},
-          {"calibration",
-           {{"trace", trace_file}, {"format", trace_format}, {"algorithm", calibration.algorithm}, {"step_latency_s", fit.latency_s},
-            {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},
-            {"median_abs_residual", fit.median_abs_residual}, {"samples", fit.samples}, {"min_bytes", min_bytes}}}};
+  nlohmann::json model = {
+      {"network", "CM02"},
+      {"crosstraffic", false},
+      {"factors", "none"},
+      {"nic_efficiency", calibration.nic_efficiency},
+      {"calibration",
+       {{"trace", trace_file}, {"format", trace_format}, {"algorithm", calibration.algorithm}, {"step_latency_s", fit.latency_s},
+        {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},
+        {"median_abs_residual", fit.median_abs_residual}, {"samples", fit.samples}, {"min_bytes", min_bytes}}}};
+  if (calibration.nic_latency_s) model["nic_latency"] = fmt::format("{:g}us", *calibration.nic_latency_s * 1e6);
+  return model;
 }
 
 }  // namespace ringsim

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,10 @@ struct RingCalibration {
   std::string algorithm = "ring";    // whose ring order counts the edges (validation_algorithm)
   double nic_efficiency = 0;         // fitted bandwidth / NIC bandwidth
   // The NIC latency that makes the route between nodes take the fitted per-step latency (at least 0:
-  // a fitted latency below the switch's leaves the NICs without latency).
-  double nic_latency_s = 0;
+  // a fitted latency below the switch's leaves the NICs without latency). None for nccl_ring: the step
+  // model's a is what ONE message per step pays, while nccl_ring pipelines many slices per step, each
+  // paying the route's latency; its latency stays the topology's.
+  std::optional<double> nic_latency_s;
 };
 
 // Ring edges on the busiest NIC direction for ALGORITHM's ring on PLACEMENT: the rank order's for the

@@ -37,7 +37,8 @@ TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exac
   CHECK(calibration.fit.samples == 4);
   CHECK(calibration.fit.latency_s == doctest::Approx(a).epsilon(1e-6));
   CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
-  CHECK(calibration.nic_latency_s == doctest::Approx((a - 1e-6) / 2).epsilon(1e-6));  // 2 x 5.5 + 1 = 12 us
+  REQUIRE(calibration.nic_latency_s.has_value());
+  CHECK(*calibration.nic_latency_s == doctest::Approx((a - 1e-6) / 2).epsilon(1e-6));  // 2 x 5.5 + 1 = 12 us
   CHECK(calibration.nic_efficiency == doctest::Approx((1 / b) / route.nic_bandwidth_Bps).epsilon(1e-6));  // 0.5
   for (const auto& row : calibration.rows) CHECK(row.fitted_s == doctest::Approx(row.measured_s).epsilon(1e-6));
   CHECK(calibration.rows[1].edges == 1);
@@ -64,6 +65,9 @@ TEST_CASE("calibrating nccl_ring counts one edge per NIC direction whatever the 
   CHECK(calibration_edges("nccl_ring", {{4, 0}, RankOrder::block}) == 0);
   CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
   CHECK(calibrated_model(calibration, "trace.json", "nccl-tests", 0).at("calibration").at("algorithm") == "nccl_ring");
+  // Its steps are pipelined slices, each paying the route's latency: the step model's a is not one.
+  CHECK_FALSE(calibration.nic_latency_s.has_value());
+  CHECK_FALSE(calibrated_model(calibration, "trace.json", "nccl-tests", 0).contains("nic_latency"));
 }
 
 TEST_CASE("a trace faster than the topology's NIC is an input error, not an efficiency above 1") {
