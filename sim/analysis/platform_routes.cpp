@@ -9,7 +9,7 @@ namespace {
 
 void refuse_reshaping_simgrid_xml(const Platform& platform, const ModelSettings& model) {
   if (!platform.topology && model.reshapes_platform())
-    throw InputError(fmt::format("{}: the model's link_bandwidth_scale, nic_bandwidth, nic_latency, nic_efficiency, process_stack, nic_sharing and "
+    throw InputError(fmt::format("{}: the model's link_bandwidth_scale, link_latency_scale, nic_bandwidth, nic_latency, nic_efficiency, process_stack, nic_sharing and "
                                  "background need a compact topology, not SimGrid XML",
                                  platform.source.string()));
 }

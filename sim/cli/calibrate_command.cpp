@@ -5,6 +5,7 @@
 #include "../common/input_error.h"
 #include "../common/units.h"
 #include "../results/results_output.h"
+#include "../validate/latency_calibration.h"
 #include "../validate/ring_calibration.h"
 #include "../validate/trace_validation.h"
 #include "command_line.h"
@@ -29,8 +30,11 @@ of a NIC direction. Writes a model file:
    "nic_efficiency": (1/b) / NIC bandwidth, "nic_latency": (a - switch latency) / 2}
 so that simulated steps take a + k*S/N/(effective bandwidth), NICs shared as before, links inside
 nodes and switches at their own rates and latencies. For nccl_ring, which pipelines many slices per
-step, a is printed but not written: its latency stays the topology's. The scenario's topology must be compact JSON whose
-inter-node route has a non-zero latency (NIC + switch + NIC).
+step, a is printed but not written. Instead, when the trace has latency-bound sizes (from its smallest
+size up, at least 3 whose times stay within 1.25x the smallest; nccl-tests from 4 bytes), they are
+simulated and "link_latency_scale" is fitted: every link latency of the topology times it, so that
+NCCL's hops (a chain of 2(N-1) at those sizes) take what the trace measures. The scenario's topology
+must be compact JSON whose inter-node route has a non-zero latency (NIC + switch + NIC).
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
 )";
@@ -54,6 +58,42 @@ void print_calibration(const RingCalibration& calibration, const MeasuredTrace& 
   for (const auto& row : calibration.rows)
     fmt::print(" {:>22} {:>11} {:>6} {:>12.3f} {:>12.3f} {:>+7.1f}%\n", row.label, format_bytes(row.bytes), row.edges,
                row.measured_s * 1e3, row.fitted_s * 1e3, (row.fitted_s / row.measured_s - 1) * 100);
+}
+
+void print_latency_fit(const LatencyScaleFit& fit) {
+  fmt::print("# link latencies x {:.3f} fitted on the {} latency-bound sizes: median |error| {:.1f}% at x1, {:.1f}% fitted\n",
+             fit.scale, fit.rows.size(), fit.unscaled_median_error * 100, fit.median_abs_residual * 100);
+  fmt::print("#{:>22} {:>11} {:>12} {:>12} {:>8}\n", "case", "size", "measured(us)", "fitted(us)", "resid.");
+  for (const LatencyFitRow& row : fit.rows)
+    fmt::print(" {:>22} {:>11} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.label, format_bytes(row.bytes), row.measured_s * 1e6,
+               row.fitted_s * 1e6, (row.fitted_s / row.measured_s - 1) * 100);
+}
+
+// nccl_ring's latency: the link_latency_scale that its latency-bound sizes measure (into MODEL).
+// Returns false when a simulation failed.
+bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, const RingCalibration& calibration,
+                         nlohmann::json& model) {
+  const auto flat = latency_bound_sizes(input.grouped);
+  if (!flat) {
+    fmt::print("# link latencies as in the topology: the trace has no latency-bound sizes (>= {} sizes from its "
+               "smallest whose times stay within {}x)\n", kMinFlatSizes, kFlatRatio);
+    return true;
+  }
+  Scenario calibrated = scenario;
+  calibrated.model = read_model(model, input.file + " (calibrated model)", "", scenario.model);
+  fmt::print(stderr, "ringsim: fitting the link latencies on {} latency-bound sizes (3 simulations)\n", flat->sizes.size());
+  std::string why_not;
+  const auto fit = fit_latency_scale(calibrated, load_platform(scenario.topology), *flat, calibration.algorithm, why_not);
+  if (!fit) {
+    if (why_not.empty()) return false;
+    fmt::print("# link latencies as in the topology: {}\n", why_not);
+    return true;
+  }
+  print_latency_fit(*fit);
+  model["link_latency_scale"] = fit->scale;
+  model["calibration"]["latency_sizes"] = fit->rows.size();
+  model["calibration"]["latency_median_abs_residual"] = fit->median_abs_residual;
+  return true;
 }
 
 }  // namespace
@@ -80,7 +120,8 @@ int calibrate_command(int argc, char** argv) {
       calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
 
   print_calibration(calibration, input.trace, min_bytes);
-  const nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
+  nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
+  if (!calibration.nic_latency_s && !calibrate_latencies(scenario, input, calibration, model)) return 1;
   write_file_atomically(*output, model.dump(2) + "\n");
   fmt::print("# wrote {}: apply it with ringsim run|validate SCENARIO --model {}\n", *output, *output);
   return 0;

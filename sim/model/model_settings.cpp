@@ -39,6 +39,7 @@ nlohmann::json ModelSettings::to_json() const {
   nlohmann::json json = {{"network", network}, {"crosstraffic", crosstraffic}, {"factors", factors}, {"simgrid", raw}};
   if (engine != "auto") json["engine"] = engine;  // absent = auto, as in every golden
   if (link_bandwidth_scale != 1) json["link_bandwidth_scale"] = link_bandwidth_scale;
+  if (link_latency_scale != 1) json["link_latency_scale"] = link_latency_scale;
   if (process_stack)
     json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
                              {"sharing", process_stack->shared ? "shared" : "split"},
@@ -57,6 +58,7 @@ Topology ModelSettings::shape(Topology topology) const {
   if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
   if (nic_latency_s) topology = with_nic_latency(std::move(topology), *nic_latency_s);
   if (nic_efficiency != 1) topology = scaled_nic_bandwidths(std::move(topology), nic_efficiency);
+  if (link_latency_scale != 1) topology = scaled_latencies(std::move(topology), link_latency_scale);
   return scaled_bandwidths(std::move(topology), link_bandwidth_scale);
 }
 
@@ -87,6 +89,11 @@ void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
     if (!scale->is_number() || scale->get<double>() <= 0 || scale->get<double>() > 1000)
       reader.fail("link_bandwidth_scale", fmt::format("expected a positive factor such as 0.8, found {}", describe_json(*scale)));
     base.link_bandwidth_scale = scale->get<double>();
+  }
+  if (const nlohmann::json* scale = reader.optional_value("link_latency_scale")) {
+    if (!scale->is_number() || !(scale->get<double>() > 0) || scale->get<double>() > 1000)
+      reader.fail("link_latency_scale", fmt::format("expected a positive factor such as 0.5, found {}", describe_json(*scale)));
+    base.link_latency_scale = scale->get<double>();
   }
 }
 

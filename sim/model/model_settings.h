@@ -26,6 +26,10 @@ struct ModelSettings {
   // Multiplies the bandwidth of every link of a compact topology's platform (sharing included, unlike
   // SMPI's bw-factor, which only bounds each flow). `ringsim calibrate` sets it; 1 = as described.
   double link_bandwidth_scale = 1;
+  // Multiplies the latency of every link (NICs, links inside nodes, switches; after nic_latency):
+  // what the latency-bound sizes of a trace measure against the topology's stated latencies.
+  // `ringsim calibrate` fits it for nccl_ring when the trace has such sizes; 1 = as described.
+  double link_latency_scale = 1;
   // {"nic_ratio": 1, "sharing": "shared" | "split", "latency": "0us"}: a per-process network stack
   // on every rank's inter-node path (platform_xml.h). Absent = none.
   std::optional<ProcessStack> process_stack;
@@ -57,12 +61,12 @@ struct ModelSettings {
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {
-    return link_bandwidth_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
+    return link_bandwidth_scale != 1 || link_latency_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
            nic_bandwidth_Bps.has_value() || nic_latency_s.has_value();
   }
   PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
   // TOPOLOGY with this model's changes to its links (nic_bandwidth, nic_latency, nic_efficiency,
-  // link_bandwidth_scale).
+  // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;
 
   // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").

@@ -69,6 +69,8 @@ Topology scaled_nic_bandwidths(Topology topology, double factor);
 Topology with_nic_bandwidth(Topology topology, double bandwidth_Bps);
 // The same topology with every NIC's latency LATENCY_S (model key nic_latency).
 Topology with_nic_latency(Topology topology, double latency_s);
+// The same topology with every link's latency multiplied by FACTOR (model key link_latency_scale).
+Topology scaled_latencies(Topology topology, double factor);
 
 int nic_of_gpu(const NodeSpec& node, int gpu);
 

@@ -100,6 +100,28 @@ Topology with_nic_latency(Topology topology, double latency_s) {
   return topology;
 }
 
+namespace {
+
+// Multiplies FIELD (bandwidth or latency) of every link of TOPOLOGY by FACTOR.
+Topology scaled_links(Topology topology, double LinkSpec::*field, double factor) {
+  for (RackSpec& rack : topology.racks) {
+    rack.switch_link.*field *= factor;
+    rack.uplink.*field *= factor;
+    for (NodeSpec& node : rack.nodes) {
+      node.nic.*field *= factor;
+      node.intra.*field *= factor;
+    }
+  }
+  if (topology.spine) (*topology.spine).*field *= factor;
+  return topology;
+}
+
+}  // namespace
+
+Topology scaled_latencies(Topology topology, double factor) {
+  return scaled_links(std::move(topology), &LinkSpec::latency_s, factor);
+}
+
 Topology scaled_nic_bandwidths(Topology topology, double factor) {
   for (RackSpec& rack : topology.racks)
     for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= factor;
@@ -107,16 +129,7 @@ Topology scaled_nic_bandwidths(Topology topology, double factor) {
 }
 
 Topology scaled_bandwidths(Topology topology, double factor) {
-  for (RackSpec& rack : topology.racks) {
-    rack.switch_link.bandwidth_Bps *= factor;
-    rack.uplink.bandwidth_Bps *= factor;
-    for (NodeSpec& node : rack.nodes) {
-      node.nic.bandwidth_Bps *= factor;
-      node.intra.bandwidth_Bps *= factor;
-    }
-  }
-  if (topology.spine) topology.spine->bandwidth_Bps *= factor;
-  return topology;
+  return scaled_links(std::move(topology), &LinkSpec::bandwidth_Bps, factor);
 }
 
 int nic_of_gpu(const NodeSpec& node, int gpu) { return gpu * node.nics / node.gpus; }

@@ -101,6 +101,25 @@ TEST_CASE("nic_efficiency scales the NICs only, after nic_bandwidth, and must be
         "such as 0.94, found 1.5");
 }
 
+TEST_CASE("link_latency_scale multiplies every link's latency, after nic_latency, and nothing else") {
+  // What calibration fits for nccl_ring on a trace's latency-bound sizes.
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");
+  const ModelSettings model = read_model(nlohmann::json::parse(R"({"link_latency_scale": 0.5, "nic_latency": "3us"})"),
+                                         "s.json", "/model", ModelSettings{});
+  CHECK(model.reshapes_platform());
+  const Topology shaped = model.shape(seed);
+  const NodeSpec& node = shaped.racks[0].nodes[0];
+  CHECK(node.nic.latency_s == doctest::Approx(1.5e-6));
+  CHECK(node.intra.latency_s == doctest::Approx(0.5 * seed.racks[0].nodes[0].intra.latency_s));
+  CHECK(shaped.racks[0].switch_link.latency_s == doctest::Approx(0.5 * seed.racks[0].switch_link.latency_s));
+  CHECK(node.nic.bandwidth_Bps == seed.racks[0].nodes[0].nic.bandwidth_Bps);
+  CHECK(node.intra.bandwidth_Bps == seed.racks[0].nodes[0].intra.bandwidth_Bps);
+  CHECK(model.to_json().at("link_latency_scale") == 0.5);
+  for (const char* bad : {R"({"link_latency_scale": 0})", R"({"link_latency_scale": -1})", R"({"link_latency_scale": "half"})"})
+    CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(bad), "s.json", "/model", ModelSettings{}))
+              .find("s.json: /model/link_latency_scale: expected a positive factor") == 0);
+}
+
 TEST_CASE("nic_latency sets every NIC's latency and nothing else, and reads back as written") {
   // What calibration writes for the fitted per-step latency (smpi/lat-factor would be inert under CM02).
   const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");

@@ -1,6 +1,7 @@
 // `calibrate`'s computation without the binary: a trace made from known a and b gives them back,
 // expressed against the route's latency and the NIC's bandwidth.
 #include "../../sim/common/input_error.h"
+#include "../../sim/validate/latency_calibration.h"
 #include "../../sim/validate/ring_calibration.h"
 
 #include <doctest/doctest.h>
@@ -75,4 +76,27 @@ TEST_CASE("a trace faster than the topology's NIC is an input error, not an effi
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, 12e-6, 1e-10));  // 10 GB/s on a 2 GB/s NIC
   CHECK_THROWS_WITH_AS(calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "ring"),
                        doctest::Contains("trace.json: the trace moves 10000 MB/s per NIC direction"), InputError);
+}
+
+TEST_CASE("latency_bound_sizes keeps, per case, the smallest sizes whose times stay within 1.25x the smallest") {
+  GroupedTrace grouped;
+  MeasuredCase measured{{{4, 4}, RankOrder::block}, {}};
+  // 4 B - 1 KiB flat around 60 us (an upward wobble of 24% included), then 2 KiB jumps to 200 us; the
+  // later sizes, though one of them is back near 60 us, are not latency-bound.
+  const std::vector<std::pair<std::uint64_t, double>> times = {{4, 60e-6}, {8, 56e-6}, {16, 69e-6}, {1024, 66e-6},
+                                                               {2048, 200e-6}, {4096, 65e-6}, {1 << 20, 700e-6}};
+  for (const auto& [bytes, time_s] : times) measured.median_time_s[bytes] = time_s;
+  grouped.cases.push_back(measured);
+  const auto flat = latency_bound_sizes(grouped);
+  REQUIRE(flat.has_value());
+  CHECK(flat->sizes == std::vector<std::uint64_t>{4, 8, 16, 1024});
+  CHECK(flat->cases.front().median_time_s.size() == 4);
+  CHECK(flat->cases.front().median_time_s.count(4096) == 0);
+
+  SUBCASE("a case with fewer than three flat sizes: nothing to fit") {
+    MeasuredCase steep{{{4, 4}, RankOrder::cyclic}, {}};
+    steep.median_time_s = {{1 << 20, 700e-6}, {2 << 20, 1100e-6}, {4 << 20, 1800e-6}};
+    grouped.cases.push_back(steep);
+    CHECK_FALSE(latency_bound_sizes(grouped).has_value());
+  }
 }

@@ -1,0 +1,89 @@
+#include "latency_calibration.h"
+
+#include "../common/statistics.h"
+#include "trace_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ringsim {
+
+std::optional<GroupedTrace> latency_bound_sizes(const GroupedTrace& grouped) {
+  GroupedTrace flat = grouped;
+  flat.sizes.clear();
+  for (MeasuredCase& measured : flat.cases) {
+    std::map<std::uint64_t, double> kept;
+    double smallest = 0;
+    for (const auto& [bytes, time_s] : measured.median_time_s) {  // ascending sizes
+      if (!kept.empty() && time_s > kFlatRatio * smallest) break;
+      smallest = kept.empty() ? time_s : std::min(smallest, time_s);
+      kept.emplace(bytes, time_s);
+    }
+    if (kept.size() < kMinFlatSizes) return std::nullopt;
+    for (const auto& [bytes, time_s] : kept) flat.sizes.push_back(bytes);
+    measured.median_time_s = std::move(kept);
+  }
+  std::sort(flat.sizes.begin(), flat.sizes.end());
+  flat.sizes.erase(std::unique(flat.sizes.begin(), flat.sizes.end()), flat.sizes.end());
+  return flat;
+}
+
+namespace {
+
+// Each compared size of FLAT simulated with every link latency times SCALE.
+std::optional<std::vector<ComparedSize>> simulate_at(Scenario scenario, const Platform& platform, const GroupedTrace& flat,
+                                                     double scale) {
+  scenario.model.link_latency_scale = scale;
+  ValidationOptions options;
+  options.quiet = true;
+  const auto validation = validate_against_trace(scenario, platform, flat, options);
+  if (!validation) return std::nullopt;
+  std::vector<ComparedSize> rows;
+  for (const ComparedCase& compared : validation->cases) rows.insert(rows.end(), compared.sizes.begin(), compared.sizes.end());
+  return rows;
+}
+
+double median_abs_error(const std::vector<ComparedSize>& rows) {
+  std::vector<double> errors;
+  for (const ComparedSize& row : rows) errors.push_back(std::abs(row.error()));
+  return median(errors);
+}
+
+}  // namespace
+
+std::optional<LatencyScaleFit> fit_latency_scale(const Scenario& scenario, const Platform& platform,
+                                                 const GroupedTrace& flat, const std::string& algorithm,
+                                                 std::string& why_not) {
+  Scenario simulated = scenario;
+  simulated.algorithms = {algorithm};
+  const double base = scenario.model.link_latency_scale;
+  const auto at_full = simulate_at(simulated, platform, flat, base);
+  const auto at_half = simulate_at(simulated, platform, flat, base / 2);
+  if (!at_full || !at_half) return std::nullopt;
+  // Per size t(s) = c + d s; the least-squares s of the relative errors (c + d s)/m - 1.
+  double numerator = 0, denominator = 0;
+  for (std::size_t i = 0; i < at_full->size(); ++i) {
+    const double m = (*at_full)[i].measured_s;
+    const double d = ((*at_full)[i].simulated_s - (*at_half)[i].simulated_s) / (base / 2);
+    const double c = (*at_full)[i].simulated_s - d * base;
+    numerator += d / m * (1 - c / m);
+    denominator += (d / m) * (d / m);
+  }
+  const double scale = denominator > 0 ? numerator / denominator : 0;
+  if (!(scale > 0.01 * base)) {
+    why_not = fmt::format("the measured times lie below what the simulation takes with almost no latency");
+    return std::nullopt;
+  }
+  const auto at_fit = simulate_at(simulated, platform, flat, scale);
+  if (!at_fit) return std::nullopt;
+  LatencyScaleFit fit;
+  fit.scale = scale;
+  fit.unscaled_median_error = median_abs_error(*at_full);
+  fit.median_abs_residual = median_abs_error(*at_fit);
+  for (const ComparedSize& row : *at_fit)
+    fit.rows.push_back({fmt::format("{}/{}", row.placement, row.order), row.bytes, row.measured_s, row.simulated_s});
+  return fit;
+}
+
+}  // namespace ringsim
