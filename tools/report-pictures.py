@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Exports every plot of a `ringsim report` page as a PNG, through Plotly itself in headless Chromium.
 
-usage: tools/report-pictures.py REPORT.html OUTDIR [--width 900] [--height 520]
+usage: tools/report-pictures.py REPORT.html OUTDIR [--width 900] [--height 520 (plots that set none)]
 
 Writes OUTDIR/<plot id>.png (e.g. plot-time-vs-ranks.png) for each plot the page drew. The page is
 copied with a script appended that waits for the plots, calls Plotly.toImage on each and writes the
@@ -22,7 +22,9 @@ EXPORT = """
 window.addEventListener('load', () => setTimeout(async () => {
   const out = {};
   for (const div of document.querySelectorAll('div.js-plotly-plot')) {
-    out[div.id] = await Plotly.toImage(div, {format: 'png', width: %(width)d, height: %(height)d});
+    // Stacked panels set their own height (one panel per N): keep it, or they squash into one.
+    const height = (div.layout && div.layout.height) || %(height)d;
+    out[div.id] = await Plotly.toImage(div, {format: 'png', width: %(width)d, height: height});
   }
   const pre = document.createElement('pre');
   pre.id = 'exported-images';
