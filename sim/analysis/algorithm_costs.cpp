@@ -172,22 +172,29 @@ struct RingConstants {
   bool net_overhead;        // 2.19+: every hop of a multi-node ring costs at least the proxy's post (1 us, x3 Simple)
   bool plateau_per_channel; // 2.19+: the plateau applies from 64 bytes per channel and rank (else nRanks/16 x 64 KiB)
   bool ll128_one_per_node_slower;  // before 2.23: LL128 x 0.7 instead of 0.92 with under 2 ranks per node
+  bool one_hop_kind;        // 2.5-2.6: every step at one hop latency (the network's across nodes)
+  bool simple_plateau;      // 2.7+: a multi-node Simple ring's latency x 1.9 (or 1.4) from a size on
+  double ll128_total_cap;   // 2.5-2.6: LL128 at 120/128 of the bus, at most this many GB/s (0: later rule)
 };
 
+// 2.5.6 and 2.6 (NVIDIA/nccl at cabd3ec and b221128: ncclSetThresholds / ncclTopoSetThresholds).
+constexpr RingConstants kNccl25{{3.6, 3.6, 8.4}, {.4, 2.5, 5.7}, {1.0, 2.5, 5.7}, {.9, 2.5, 6.6}, {.9, 2.5, 6.6},
+                                false, false, false, false, false, true, false, 100.0};
 constexpr RingConstants kNccl27{{3.6, 10.0, 8.4}, {.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}, {2.7, 4.0, 9.6},
-                                false, true, false, false, true};
+                                false, true, false, false, true, false, true, 0};
 constexpr RingConstants kNccl212{{3.6, 10.0, 8.4}, {.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}, {2.7, 4.0, 9.6},
-                                 true, true, false, false, true};
+                                 true, true, false, false, true, false, true, 0};
 constexpr RingConstants kNccl219{{6.6, 14.0, 8.4}, {.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}, {2.7, 4.0, 14.0},
-                                 true, false, true, true, true};
+                                 true, false, true, true, true, false, true, 0};
 constexpr RingConstants kNccl223{{6.6, 14.0, 8.4}, {.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}, {5.0, 8.5, 14.0},
-                                 false, false, true, true, false};
+                                 false, false, true, true, false, false, true, 0};
 
 const RingConstants& constants_of(const NcclVersion& v) {
   if (v.at_least(2, 23)) return kNccl223;
   if (v.at_least(2, 19)) return kNccl219;
   if (v.at_least(2, 12)) return kNccl212;
-  return kNccl27;
+  if (v.at_least(2, 7)) return kNccl27;
+  return kNccl25;
 }
 
 // LL's bus bandwidth factor: 1/4 before 2.21 (the flag halves the payload, the polling halves again), 1/2 after.
@@ -222,7 +229,8 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
     bus_GBps *= ll_factor(c.version);
     if (c.version.at_least(2, 12)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // no cap in 2.7
   }
-  if (p == kLL128)
+  if (p == kLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
+  else if (p == kLL128)
     bus_GBps = std::min(bus_GBps * (k.ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
                         c.search_channels * ll128_max_GBps_per_channel(c));
   const double algbw_GBps = bus_GBps * c.ranks / steps;
@@ -232,9 +240,10 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   if (c.nodes == 1) inter = intra;
   if (k.ll_intra_slower && c.nodes > 1 && p == kLL) intra *= 1.8;
   if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kSimple ? 3.0 : 1.0);
-  const double inter_steps = c.nodes == 1 ? 0 : k.inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
+  double inter_steps = c.nodes == 1 ? 0 : k.inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
+  if (k.one_hop_kind) inter_steps = c.nodes == 1 ? 0 : steps;  // across nodes every step is a network hop
   double latency_us = k.base[p] + (steps - inter_steps) * intra + inter_steps * inter;
-  if (p == kSimple && c.nodes > 1) {
+  if (p == kSimple && c.nodes > 1 && k.simple_plateau) {
     const double b = static_cast<double>(bytes);
     const bool plateau = k.plateau_per_channel ? b / (static_cast<double>(c.channels) * c.ranks) >= 64
                                                : b >= c.ranks / 16.0 * 65536;
@@ -253,6 +262,7 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
   const int cc = c.compute_capability;
+  if (!c.version.at_least(2, 7)) return c.nvlink && c.nodes == 1 && cc == 70;  // Volta only before 2.7
   return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);
 }
 

@@ -42,9 +42,9 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
   JsonObjectReader reader(value, file, path);
   if (auto text = reader.optional_string("version")) {
     const auto version = parse_version(*text);
-    // Time-model constants are known from 2.7 on (README "Model settings").
-    if (!version || version->major != 2 || version->minor < 7 || version->minor > 99)
-      reader.fail("version", fmt::format("expected an NCCL version from 2.7 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
+    // Time-model constants are known from 2.5 on (README "Model settings"); 2.4 had no time model.
+    if (!version || version->major != 2 || version->minor < 5 || version->minor > 99)
+      reader.fail("version", fmt::format("expected an NCCL version from 2.5 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
     base.version_text = *text;
     base.version = *version;
   }

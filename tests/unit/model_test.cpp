@@ -77,8 +77,8 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   auto error = [](const char* text) {
     return RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(text), "s.json", "/model", ModelSettings{}));
   };
-  CHECK(error(R"({"nccl": {"version": "2.5"}})") ==
-        "s.json: /model/nccl/version: expected an NCCL version from 2.7 on, such as \"2.18\" or \"2.23.4\", found \"2.5\"");
+  CHECK(error(R"({"nccl": {"version": "2.4"}})") ==
+        "s.json: /model/nccl/version: expected an NCCL version from 2.5 on, such as \"2.18\" or \"2.23.4\", found \"2.4\"");
   CHECK(error(R"({"nccl": {"protocol": "ll"}})") ==
         "s.json: /model/nccl/protocol: expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"ll\"");
   CHECK(error(R"({"nccl": {"channels": 0}})").find("s.json: /model/nccl/channels: expected an integer from 1 to 32") == 0);

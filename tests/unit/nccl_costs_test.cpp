@@ -47,6 +47,27 @@ TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps and 2.12-2.22 count 2 x node
   CHECK(nccl_ring_time(volta, NcclProtocol::simple, 1u << 20).latency_s * 1e6 == doctest::Approx(245.8 * 1.9));
 }
 
+TEST_CASE("NCCL 2.5-2.6: one hop latency for the whole ring, the network's across nodes, no plateau factor") {
+  // The 100 Gb/s IB fixture's layout (32 ranks on 8 nodes, NCCL 2.6.4): LL 3.6 + 62 x 0.9 = 59.4 us,
+  // where nccl-tests measured 55-66 us from 4 B to 1 KiB (validate/traces/nccl/hkbu-100gib-8x4-auto.txt).
+  const NcclPrediction ll = nccl_ring_time(pcie_case(2, 6, 32, 8), NcclProtocol::ll, 4);
+  CHECK(ll.latency_s * 1e6 == doctest::Approx(59.4));
+  CHECK(ll.algbw_Bps == doctest::Approx(0.3125e9 * 32 / 62));
+  // Simple: 8.4 + 62 x 6.6, not multiplied by 1.9 at any size.
+  CHECK(nccl_ring_time(pcie_case(2, 6, 32, 8), NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx(417.6));
+  // Inside one node every hop is the intra-node one (PCIe 1.0 for LL, not x 1.8).
+  CHECK(nccl_ring_time(pcie_case(2, 5, 8, 1), NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(3.6 + 14 * 1.0));
+  // LL128 at 120/128 of the bus, at most 100 GB/s in all; on by default only on Volta NVLink nodes.
+  NcclCase nvlink = pcie_case(2, 6, 8, 1);
+  nvlink.nvlink = true;
+  nvlink.channel_bandwidth_Bps = 240e9;
+  CHECK(nccl_ring_time(nvlink, NcclProtocol::ll128, 4).latency_s * 1e6 == doctest::Approx(3.6 + 14 * 2.5));
+  CHECK(nccl_ring_time(nvlink, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(100e9 * 8 / 14));
+  CHECK_FALSE(nccl_protocol_enabled(nvlink, NcclProtocol::ll128));  // compute capability 80
+  nvlink.compute_capability = 70;
+  CHECK(nccl_protocol_enabled(nvlink, NcclProtocol::ll128));
+}
+
 TEST_CASE("NCCL 2.23 LL one rank per node: the tree's network hop (5 us) and LL at half the bus bandwidth") {
   const NcclPrediction p = nccl_ring_time(pcie_case(2, 23, 32, 32), NcclProtocol::ll, 1024);
   CHECK(p.latency_s * 1e6 == doctest::Approx(6.6 + 62 * 5.0));
