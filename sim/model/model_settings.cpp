@@ -67,6 +67,15 @@ namespace {
 // Each reads one key of a "model" object into BASE (absent keys leave it as it is), in the order
 // read_model lists them, so the first error found in a file is the same whatever the split.
 
+// link_bandwidth_scale / link_latency_scale: a factor above 0 and at most 1000 (EXAMPLE in the error).
+void read_link_scale(JsonObjectReader& reader, const char* key, const char* example, double& scale) {
+  const nlohmann::json* value = reader.optional_value(key);
+  if (value == nullptr) return;
+  if (!value->is_number() || !(value->get<double>() > 0) || value->get<double>() > 1000)
+    reader.fail(key, fmt::format("expected a positive factor such as {}, found {}", example, describe_json(*value)));
+  scale = value->get<double>();
+}
+
 void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
   if (auto network = reader.optional_string("network")) {
     if (std::find(kNetworkModels.begin(), kNetworkModels.end(), *network) == kNetworkModels.end())
@@ -85,16 +94,8 @@ void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
       reader.fail("engine", fmt::format("unknown engine \"{}\"; expected one of {}", *engine, fmt::join(kEngines, ", ")));
     base.engine = *engine;
   }
-  if (const nlohmann::json* scale = reader.optional_value("link_bandwidth_scale")) {
-    if (!scale->is_number() || scale->get<double>() <= 0 || scale->get<double>() > 1000)
-      reader.fail("link_bandwidth_scale", fmt::format("expected a positive factor such as 0.8, found {}", describe_json(*scale)));
-    base.link_bandwidth_scale = scale->get<double>();
-  }
-  if (const nlohmann::json* scale = reader.optional_value("link_latency_scale")) {
-    if (!scale->is_number() || !(scale->get<double>() > 0) || scale->get<double>() > 1000)
-      reader.fail("link_latency_scale", fmt::format("expected a positive factor such as 0.5, found {}", describe_json(*scale)));
-    base.link_latency_scale = scale->get<double>();
-  }
+  read_link_scale(reader, "link_bandwidth_scale", "0.8", base.link_bandwidth_scale);
+  read_link_scale(reader, "link_latency_scale", "0.5", base.link_latency_scale);
 }
 
 ProcessStack read_process_stack(const nlohmann::json& stack, const std::string& file, const std::string& path) {

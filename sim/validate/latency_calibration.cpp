@@ -1,10 +1,8 @@
 #include "latency_calibration.h"
 
-#include "../common/statistics.h"
 #include "trace_validation.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -31,23 +29,18 @@ std::optional<GroupedTrace> latency_bound_sizes(const GroupedTrace& grouped) {
 
 namespace {
 
-// Each compared size of FLAT simulated with every link latency times SCALE.
-std::optional<std::vector<ComparedSize>> simulate_at(Scenario scenario, const Platform& platform, const GroupedTrace& flat,
-                                                     double scale) {
+// FLAT simulated with every link latency times SCALE, compared size by size (summary over all sizes).
+std::optional<Validation> simulate_at(Scenario scenario, const Platform& platform, const GroupedTrace& flat, double scale) {
   scenario.model.link_latency_scale = scale;
   ValidationOptions options;
   options.quiet = true;
-  const auto validation = validate_against_trace(scenario, platform, flat, options);
-  if (!validation) return std::nullopt;
-  std::vector<ComparedSize> rows;
-  for (const ComparedCase& compared : validation->cases) rows.insert(rows.end(), compared.sizes.begin(), compared.sizes.end());
-  return rows;
+  return validate_against_trace(scenario, platform, flat, options);
 }
 
-double median_abs_error(const std::vector<ComparedSize>& rows) {
-  std::vector<double> errors;
-  for (const ComparedSize& row : rows) errors.push_back(std::abs(row.error()));
-  return median(errors);
+std::vector<ComparedSize> compared_sizes(const Validation& validation) {
+  std::vector<ComparedSize> rows;
+  for (const ComparedCase& compared : validation.cases) rows.insert(rows.end(), compared.sizes.begin(), compared.sizes.end());
+  return rows;
 }
 
 }  // namespace
@@ -61,27 +54,28 @@ std::optional<LatencyScaleFit> fit_latency_scale(const Scenario& scenario, const
   const auto at_full = simulate_at(simulated, platform, flat, base);
   const auto at_half = simulate_at(simulated, platform, flat, base / 2);
   if (!at_full || !at_half) return std::nullopt;
+  const std::vector<ComparedSize> full = compared_sizes(*at_full), half = compared_sizes(*at_half);
   // Per size t(s) = c + d s; the least-squares s of the relative errors (c + d s)/m - 1.
   double numerator = 0, denominator = 0;
-  for (std::size_t i = 0; i < at_full->size(); ++i) {
-    const double m = (*at_full)[i].measured_s;
-    const double d = ((*at_full)[i].simulated_s - (*at_half)[i].simulated_s) / (base / 2);
-    const double c = (*at_full)[i].simulated_s - d * base;
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const double m = full[i].measured_s;
+    const double d = (full[i].simulated_s - half[i].simulated_s) / (base / 2);
+    const double c = full[i].simulated_s - d * base;
     numerator += d / m * (1 - c / m);
     denominator += (d / m) * (d / m);
   }
   const double scale = denominator > 0 ? numerator / denominator : 0;
   if (!(scale > 0.01 * base)) {
-    why_not = fmt::format("the measured times lie below what the simulation takes with almost no latency");
+    why_not = "the measured times lie below what the simulation takes with almost no latency";
     return std::nullopt;
   }
   const auto at_fit = simulate_at(simulated, platform, flat, scale);
   if (!at_fit) return std::nullopt;
   LatencyScaleFit fit;
   fit.scale = scale;
-  fit.unscaled_median_error = median_abs_error(*at_full);
-  fit.median_abs_residual = median_abs_error(*at_fit);
-  for (const ComparedSize& row : *at_fit)
+  fit.unscaled_median_error = at_full->all.median_abs_error;
+  fit.median_abs_residual = at_fit->all.median_abs_error;
+  for (const ComparedSize& row : compared_sizes(*at_fit))
     fit.rows.push_back({fmt::format("{}/{}", row.placement, row.order), row.bytes, row.measured_s, row.simulated_s});
   return fit;
 }
