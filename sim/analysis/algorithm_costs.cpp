@@ -177,7 +177,8 @@ struct RingConstants {
   double ll128_total_cap;   // 2.5-2.6: LL128 at 120/128 of the bus, at most this many GB/s (0: later rule)
 };
 
-// 2.5.6 and 2.6 (NVIDIA/nccl at cabd3ec and b221128: ncclSetThresholds / ncclTopoSetThresholds).
+// 2.5.6 and 2.6 (NVIDIA/nccl at cabd3ec and b221128: ncclSetThresholds / ncclTopoSetThresholds);
+// also the closed form printed for 2.4, which had no model of its own (the nearest that exists).
 constexpr RingConstants kNccl25{{3.6, 3.6, 8.4}, {.4, 2.5, 5.7}, {1.0, 2.5, 5.7}, {.9, 2.5, 6.6}, {.9, 2.5, 6.6},
                                 false, false, false, false, false, true, false, 100.0};
 constexpr RingConstants kNccl27{{3.6, 10.0, 8.4}, {.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}, {2.7, 4.0, 9.6},
@@ -266,8 +267,26 @@ bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);
 }
 
+namespace {
+
+// NCCL 2.4 had no time model: enqueue.cc's getKernelInfo takes LL up to a threshold that grows with
+// the threads and channels LL would use (bytes per thread 64 from Volta on, 32 before, doubled on
+// several nodes; LL itself at most 8 per thread and 256 threads), Simple above.
+NcclProtocol nccl24_protocol(const NcclCase& c, std::uint64_t bytes) {
+  const double per_thread = (c.compute_capability >= 70 ? 64.0 : 32.0) * (c.nodes > 1 ? 2 : 1);
+  const double per_thread_ll = std::min(per_thread, 8.0);
+  const double b = static_cast<double>(bytes), chunks = c.ranks;  // a ring allreduce loop is N chunks
+  double threads = 64;
+  while (std::ceil(b / (threads * chunks)) > per_thread_ll && 2 * threads <= 256) threads *= 2;
+  const double channels = std::clamp(std::ceil(b / (threads * chunks * per_thread_ll)), 1.0, static_cast<double>(c.channels));
+  return b <= channels * threads * chunks * per_thread ? NcclProtocol::ll : NcclProtocol::simple;
+}
+
+}  // namespace
+
 NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes) {
   if (requested != NcclProtocol::auto_choice) return nccl_ring_time(c, requested, bytes);
+  if (!c.version.at_least(2, 5)) return nccl_ring_time(c, nccl24_protocol(c, bytes), bytes);
   NcclPrediction best = nccl_ring_time(c, NcclProtocol::simple, bytes);
   for (NcclProtocol candidate : {NcclProtocol::ll, NcclProtocol::ll128})
     if (nccl_protocol_enabled(c, candidate))
@@ -299,10 +318,12 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   c.nodes = std::max(1, nodes);
   c.nvlink = facts.nvlink;
   // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one node one
-  // channel at the intra-node rate. The communicator then doubles the channels (connect.cc).
+  // channel at the intra-node rate. From 2.5 on the communicator then doubles the channels
+  // (connect.cc); 2.4 runs the search's (the public 2.4.7 runs log one channel, the 2.6.4 runs two).
   c.search_channels = c.nodes > 1 ? std::max(1, facts.nics) : 1;
   c.channel_bandwidth_Bps = c.nodes > 1 ? facts.nic_bandwidth_Bps : facts.intra_bandwidth_Bps;
-  c.channels = settings.channels.value_or(std::min(2 * c.search_channels, kNcclMaxChannels));
+  const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
+  c.channels = settings.channels.value_or(std::min(doubled * c.search_channels, kNcclMaxChannels));
   return c;
 }
 

@@ -112,10 +112,11 @@ int calibrate_command(int argc, char** argv) {
   check_output_file("-o", *output);
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
 
-  const Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
+  Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   const CalibrationRoute route = calibration_route(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   print_placement_source(input, scenario, false);
+  adopt_trace_nccl_version(scenario, input);
   const RingCalibration calibration =
       calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
 

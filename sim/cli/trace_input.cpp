@@ -1,5 +1,8 @@
 #include "trace_input.h"
 
+#include "../common/input_error.h"
+
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -30,6 +33,28 @@ void print_placement_source(const TraceInput& input, const Scenario& scenario, b
   if (!quiet && !same)
     fmt::print(stderr, "ringsim: note: the trace's header implies {}; simulating the scenario's placement {}\n",
                header->describe(), chosen.label());
+}
+
+void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || run->library != "NCCL" || !run->library_version) return;
+  if (std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "nccl_ring") == scenario.algorithms.end()) return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.version_given) return;
+  const auto version = parse_nccl_version(*run->library_version);
+  if (!version) {
+    fmt::print(stderr, "ringsim: note: the trace ran NCCL {}, older than the versions ringsim models (2.4 on); "
+                       "simulating {}\n", *run->library_version, nccl.version_text);
+    return;
+  }
+  if (nccl.protocol == NcclProtocol::ll128 && !version->at_least(2, 5))
+    throw InputError(fmt::format("{}: the trace ran NCCL {}, which has no LL128, but the scenario forces it "
+                                 "(set the model's nccl.protocol to LL or Simple)", input.file, *run->library_version));
+  nccl.version_text = fmt::format("{}.{}", version->major, version->minor);
+  nccl.version = *version;
+  scenario.model.nccl = nccl;
+  fmt::print("# NCCL version from the trace's header: {} (nccl_ring runs {}'s channels and protocol choice; "
+             "set the model's nccl.version to override)\n", *run->library_version, nccl.version_text);
 }
 
 }  // namespace ringsim

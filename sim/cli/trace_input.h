@@ -23,4 +23,10 @@ TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenari
 // placement than the scenario's.
 void print_placement_source(const TraceInput& input, const Scenario& scenario, bool quiet);
 
+// "Learning the run": a scenario that simulates nccl_ring and names no NCCL version (neither it nor
+// a --model file) takes the version the trace's header printed, which sets NCCL's channel count and
+// protocol choice (README "Model settings"); one stdout line says so. Throws InputError when the
+// trace's version is one the scenario's forced protocol does not exist in.
+void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input);
+
 }  // namespace ringsim

@@ -120,6 +120,7 @@ int validate_command(int argc, char** argv) {
   const Platform platform = load_platform(scenario.topology);
   const TraceInput input = read_trace_input(args, scenario, "validate");
   print_placement_source(input, scenario, options.quiet);
+  adopt_trace_nccl_version(scenario, input);
   if (!options.quiet) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
     for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);

@@ -8,8 +8,10 @@
 namespace ringsim {
 namespace {
 
-// "2.18" or "2.18.3": the patch level does not change NCCL's time model.
-std::optional<NcclVersion> parse_version(std::string_view text) {
+}  // namespace
+
+std::optional<NcclVersion> parse_nccl_version(std::string_view text) {
+  if (const auto build = text.find('+'); build != std::string_view::npos) text = text.substr(0, build);
   NcclVersion version;
   const char* end = text.data() + text.size();
   auto [after_major, ec1] = std::from_chars(text.data(), end, version.major);
@@ -22,10 +24,10 @@ std::optional<NcclVersion> parse_version(std::string_view text) {
     auto [after_patch, ec3] = std::from_chars(after_minor + 1, end, patch);
     if (ec3 != std::errc() || after_patch != end) return std::nullopt;
   }
+  // 2.4 chose by thresholds (no time model), 2.5 on by tuning.cc's model (README "Model settings").
+  if (version.major != 2 || version.minor < 4 || version.minor > 99) return std::nullopt;
   return version;
 }
-
-}  // namespace
 
 std::string_view protocol_name(NcclProtocol protocol) {
   switch (protocol) {
@@ -41,12 +43,12 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
                                 NcclSettings base) {
   JsonObjectReader reader(value, file, path);
   if (auto text = reader.optional_string("version")) {
-    const auto version = parse_version(*text);
-    // Time-model constants are known from 2.5 on (README "Model settings"); 2.4 had no time model.
-    if (!version || version->major != 2 || version->minor < 5 || version->minor > 99)
-      reader.fail("version", fmt::format("expected an NCCL version from 2.5 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
+    const auto version = parse_nccl_version(*text);
+    if (!version)
+      reader.fail("version", fmt::format("expected an NCCL version from 2.4 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
     base.version_text = *text;
     base.version = *version;
+    base.version_given = true;
   }
   if (auto channels = reader.optional_int("channels", 1, kNcclMaxChannels)) base.channels = static_cast<int>(*channels);
   if (auto protocol = reader.optional_string("protocol")) {
@@ -56,6 +58,8 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     if (!known)
       reader.fail("protocol", fmt::format("expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"{}\"", *protocol));
   }
+  if (base.protocol == NcclProtocol::ll128 && !base.version.at_least(2, 5))
+    reader.fail("protocol", fmt::format("LL128 came with NCCL 2.5; version is \"{}\" (use \"LL\" or \"Simple\")", base.version_text));
   if (const nlohmann::json* size = reader.optional_value("buffsize")) {
     std::optional<std::uint64_t> bytes;
     if (size->is_string()) bytes = parse_bytes(size->get<std::string>());

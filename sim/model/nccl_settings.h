@@ -32,6 +32,7 @@ inline constexpr int kNcclMaxChannels = 32;                       // MAXCHANNELS
 struct NcclSettings {
   std::string version_text = "2.18";
   NcclVersion version;
+  bool version_given = false;   // named by a scenario or model file (else a trace's header may name it)
   std::optional<int> channels;  // nullopt: twice the channels NCCL's search finds on the topology
   NcclProtocol protocol = NcclProtocol::auto_choice;
   std::uint64_t buffsize = kNcclDefaultBuffsize;
@@ -46,6 +47,10 @@ struct NcclTopologyFacts {
   double intra_bandwidth_Bps = 0;  // GPU to GPU inside a node
   bool nvlink = false;             // intra-node links are NVLink (else PCIe / shared memory)
 };
+
+// "2.18", "2.18.3" or "2.6.4+cuda10.1" (a patch level and a build suffix change nothing modelled);
+// nullopt unless a version ringsim models (2.4 on).
+std::optional<NcclVersion> parse_nccl_version(std::string_view text);
 
 // Reads a "nccl" object over BASE (keys present override). Throws InputError naming FILE and PATH.
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,

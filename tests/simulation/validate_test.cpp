@@ -183,6 +183,39 @@ TEST_CASE("nccl_ring calibrated on the 28-size IB run is within 10 percent over 
   CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
 }
 
+TEST_CASE("validate runs nccl_ring under the NCCL version an nccl-tests header names unless the scenario names one") {
+  // 8 ranks on 2 nodes of the 10 GbE cluster at 256 KiB and 8 MiB (times are placeholders: only the
+  // model validate chose is checked). 2.4 runs the search's one channel and LL up to 256 threads x 8
+  // chunks x 128 B = 256 KiB; 2.6's model picks Simple there (468 us against LL's 1472).
+  TempDir dir;
+  std::string text = "# nThread 1 nGpus 1 minBytes 262144 maxBytes 8388608 step: 32(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                     "#\n# Using devices\n";
+  for (int r = 0; r < 8; ++r)
+    text += "#   Rank  " + std::to_string(r) + " Pid  1 on " + (r < 4 ? "node1" : "node2") + " device  " + std::to_string(r % 4) +
+            " [0x3d] GeForce RTX 2080 Ti\n";
+  text += "NCCL version 2.4.7+cuda10.1\n"
+          "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
+          "      262144         65536     float     sum    500.0    0.52    0.92  1e-06    500.0    0.52    0.92  1e-06\n"
+          "     8388608       2097152     float     sum  12000.0    0.70    1.22  1e-06  12000.0    0.70    1.22  1e-06\n";
+  const auto trace = dir.write("nccl-247.txt", text);
+  const std::string scenario = kRoot + "/scenarios/nccl/hkbu-10GbE-nccl_ring.json";
+  const auto json = dir.path() / "v.json";
+  const auto learned = run_ringsim("validate " + scenario + " --measured " + trace.string() + " --json " + json.string(), dir.path());
+  CHECK_MESSAGE(learned.out.find("# NCCL version from the trace's header: 2.4.7 (nccl_ring runs 2.4's") != std::string::npos, learned.out);
+  const auto report = nlohmann::json::parse(read_text(json));
+  CHECK(report.at("model").at("nccl").at("version") == "2.4");
+  const double learned_ll = report.at("sizes").at(0).at("simulated_s").get<double>();
+  // Named in a model file, the version stays: 2.6's Simple moves 256 KiB faster than 2.4's LL, whose
+  // flags double the bytes on the wire.
+  const auto model = dir.write("m.json", R"({"nccl": {"version": "2.6"}})");
+  const auto named = run_ringsim("validate " + scenario + " --model " + model.string() + " --measured " + trace.string() +
+                                     " --json " + json.string(), dir.path());
+  CHECK(named.out.find("NCCL version from the trace") == std::string::npos);
+  const auto named_report = nlohmann::json::parse(read_text(json));
+  CHECK(named_report.at("model").at("nccl").at("version") == "2.6");
+  CHECK(named_report.at("sizes").at(0).at("simulated_s").get<double>() * 1.3 < learned_ll);
+}
+
 TEST_CASE("validate refuses a bad nccl-tests header or a layout it cannot place, with exit status 2 and one line") {
   TempDir dir;
   const std::string scenario = kRoot + "/scenarios/nccl/hkbu-10GbE.json";

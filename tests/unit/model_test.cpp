@@ -65,11 +65,19 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   CHECK(model.nccl->protocol == NcclProtocol::ll);
   CHECK(model.nccl->buffsize == 8u << 20);
   CHECK(model.to_json().at("nccl").at("protocol") == "LL");
+  CHECK(model.nccl->version_given);  // a trace's header cannot override it (validate, calibrate)
+  CHECK_FALSE(read_model(nlohmann::json::parse(R"({"nccl": {"channels": 1}})"), "s.json", "/model", ModelSettings{})
+                  .nccl->version_given);
   // A later model file overrides key by key.
   const ModelSettings merged =
       read_model(nlohmann::json::parse(R"({"nccl": {"protocol": "auto"}})"), "m.json", "", model);
   CHECK(merged.nccl->channels == 4);
   CHECK(merged.nccl->protocol == NcclProtocol::auto_choice);
+  // A trace header's version text: the build suffix and patch level change nothing modelled.
+  REQUIRE(parse_nccl_version("2.6.4+cuda10.1").has_value());
+  CHECK(parse_nccl_version("2.6.4+cuda10.1")->minor == 6);
+  CHECK_FALSE(parse_nccl_version("2.3.7+cuda9.0").has_value());
+  CHECK_FALSE(parse_nccl_version("2.x").has_value());
   // Defaults: 2.18, channels from the topology, auto, 4 MiB.
   CHECK(ModelSettings{}.effective_nccl().buffsize == 4u << 20);
   CHECK_FALSE(ModelSettings{}.effective_nccl().channels.has_value());
@@ -77,8 +85,10 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   auto error = [](const char* text) {
     return RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(text), "s.json", "/model", ModelSettings{}));
   };
-  CHECK(error(R"({"nccl": {"version": "2.4"}})") ==
-        "s.json: /model/nccl/version: expected an NCCL version from 2.5 on, such as \"2.18\" or \"2.23.4\", found \"2.4\"");
+  CHECK(error(R"({"nccl": {"version": "2.3"}})") ==
+        "s.json: /model/nccl/version: expected an NCCL version from 2.4 on, such as \"2.18\" or \"2.23.4\", found \"2.3\"");
+  CHECK(error(R"({"nccl": {"version": "2.4.7", "protocol": "LL128"}})") ==
+        "s.json: /model/nccl/protocol: LL128 came with NCCL 2.5; version is \"2.4.7\" (use \"LL\" or \"Simple\")");
   CHECK(error(R"({"nccl": {"protocol": "ll"}})") ==
         "s.json: /model/nccl/protocol: expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"ll\"");
   CHECK(error(R"({"nccl": {"channels": 0}})").find("s.json: /model/nccl/channels: expected an integer from 1 to 32") == 0);

@@ -111,3 +111,32 @@ TEST_CASE("channels: twice what the search finds one per NIC across nodes and th
   three.channels = 3;
   CHECK(nccl_case(three, facts, 8, 3).channels == 3);
 }
+
+TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInfo's threshold") {
+  NcclTopologyFacts facts;
+  facts.nic_bandwidth_Bps = kTenGbE;
+  facts.intra_bandwidth_Bps = 12e9;
+  NcclSettings v24;
+  v24.version = {2, 4};
+  // The public 2.4.7 runs log one channel on one NIC per node, the 2.6.4 runs two.
+  const NcclCase ib = nccl_case(v24, facts, 32, 8);
+  CHECK(ib.channels == 1);
+  // 32 ranks on 8 Turing nodes: 128 bytes per thread (64 doubled on several nodes), LL at 8 per thread
+  // reaches 256 threads at 1 MiB: the threshold is 1 channel x 256 threads x 32 chunks x 128 B = 1 MiB.
+  NcclCase turing = ib;
+  turing.compute_capability = 75;
+  CHECK(nccl_predict(turing, NcclProtocol::auto_choice, 1u << 20).protocol == NcclProtocol::ll);
+  CHECK(nccl_predict(turing, NcclProtocol::auto_choice, (1u << 20) + 1024).protocol == NcclProtocol::simple);
+  // 16 ranks on 16 nodes: 256 x 16 x 128 = 512 KiB.
+  NcclCase sixteen = nccl_case(v24, facts, 16, 16);
+  sixteen.compute_capability = 75;
+  CHECK(nccl_predict(sixteen, NcclProtocol::auto_choice, 512u << 10).protocol == NcclProtocol::ll);
+  CHECK(nccl_predict(sixteen, NcclProtocol::auto_choice, 1u << 20).protocol == NcclProtocol::simple);
+  // Inside one Pascal node (32 bytes per thread, not doubled): 256 x 8 x 32 = 64 KiB.
+  NcclCase pascal = nccl_case(v24, facts, 8, 1);
+  pascal.compute_capability = 60;
+  CHECK(nccl_predict(pascal, NcclProtocol::auto_choice, 64u << 10).protocol == NcclProtocol::ll);
+  CHECK(nccl_predict(pascal, NcclProtocol::auto_choice, 128u << 10).protocol == NcclProtocol::simple);
+  // 2.4 had no time model: its closed form is 2.5's, the nearest there is.
+  CHECK(nccl_ring_time(pcie_case(2, 4, 32, 8), NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(59.4));
+}
