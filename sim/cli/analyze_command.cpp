@@ -95,10 +95,13 @@ void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& plac
     fmt::print(" {:>11} {:>16.2f} {:>12.3f}\n", predicted.bytes, predicted.time_s * 1e6,
                busbw_GBps(predicted.bytes, predicted.time_s, static_cast<int>(hosts.size())));
   if (const auto& nccl = analysis.nccl) {
-    fmt::print("# NCCL {}.{}'s own model of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
+    // 2.4 chose its protocol by thresholds and had no time model; its times are 2.5's (algorithm_costs.h).
+    const bool modelled = nccl->version.at_least(2, 5);
+    fmt::print("# NCCL {}.{}'s {} of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
                "node-contiguous ring whatever the rank order\n",
-               nccl->version.major, nccl->version.minor, nccl->ranks, nccl->nodes, nccl->channels, nccl->search_channels,
-               gbits(nccl->channel_bandwidth_Bps));
+               nccl->version.major, nccl->version.minor,
+               modelled ? "own model" : "protocol choice (it had no time model: times by 2.5's)", nccl->ranks, nccl->nodes,
+               nccl->channels, nccl->search_channels, gbits(nccl->channel_bandwidth_Bps));
     fmt::print("#{:>11} {:>9} {:>16} {:>12} {:>12}\n", "size", "protocol", "nccl model(us)", "latency(us)", "busbw(GB/s)");
     for (const NcclPredictedTime& p : analysis.nccl_predicted)
       fmt::print(" {:>11} {:>9} {:>16.2f} {:>12.2f} {:>12.3f}\n", p.bytes, protocol_name(p.prediction.protocol),
