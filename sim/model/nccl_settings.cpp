@@ -6,9 +6,6 @@
 #include <fmt/format.h>
 
 namespace ringsim {
-namespace {
-
-}  // namespace
 
 std::optional<NcclVersion> parse_nccl_version(std::string_view text) {
   if (const auto build = text.find('+'); build != std::string_view::npos) text = text.substr(0, build);
