@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <algorithm>
 
 namespace ringsim {
@@ -79,13 +80,20 @@ std::vector<double> gather_events(const std::vector<double>& mine, int rank, int
   return all;
 }
 
+// Whether a size's buffers hold values that are checked (#wrong), or are SMPI-shared.
+bool holds_values(std::uint64_t bytes, const RankOptions& options, int size) {
+  return bytes * static_cast<std::uint64_t>(size) <= options.check_limit_bytes;
+}
+
+// SHARED: the buffers of every size that holds no values, mapped once at the largest such size.
 SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& options, std::size_t size_index,
-                     ProgressMeter& progress, int rank, int size) {
+                     ProgressMeter& progress, RankBuffers* shared, int rank, int size) {
   const std::uint64_t bytes = options.sizes[size_index];
   const AllreduceFn allreduce = algorithm.run;
   const std::size_t count = bytes / sizeof(float);
-  const bool hold_values = bytes * static_cast<std::uint64_t>(size) <= options.check_limit_bytes;
-  RankBuffers buffers(count, hold_values);
+  std::optional<RankBuffers> own;
+  if (holds_values(bytes, options, size) || shared == nullptr) own.emplace(count, holds_values(bytes, options, size));
+  RankBuffers& buffers = own ? *own : *shared;
   if (buffers.hold_values())
     for (std::size_t i = 0; i < count; ++i) buffers.input()[i] = input_value(rank, i);
 
@@ -146,9 +154,18 @@ RankReport run_sizes(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   ProgressMeter progress(rank == 0 ? options.progress_file : std::string(), options.sizes.size(),
                          options.warmup + options.iterations);
 
+  // Mapping SMPI-shared buffers anew for every size (mmap with its page tables populated, then
+  // munmap) took 40% of a 32-rank validate over many sizes of 200 MiB; their values mean nothing,
+  // so one mapping at the largest such size serves all of them.
+  std::size_t shared_count = 0;
+  for (std::uint64_t bytes : options.sizes)
+    if (!holds_values(bytes, options, size)) shared_count = std::max<std::size_t>(shared_count, bytes / sizeof(float));
+  std::optional<RankBuffers> shared;
+  if (shared_count > 0) shared.emplace(shared_count, false);
+
   for (std::size_t size_index = 0; size_index < options.sizes.size(); ++size_index) {
     const std::uint64_t bytes = options.sizes[size_index];
-    SizeOutcome outcome = run_size(algorithm, options, size_index, progress, rank, size);
+    SizeOutcome outcome = run_size(algorithm, options, size_index, progress, shared ? &*shared : nullptr, rank, size);
     if (rank != 0) continue;
     report.sizes.push_back({bytes, std::move(outcome.times_s), outcome.wrong < 0 ? std::nullopt : std::optional(outcome.wrong),
                             algorithm.traffic_counted ? std::optional(outcome.traffic) : std::nullopt});
