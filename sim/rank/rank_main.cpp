@@ -91,8 +91,9 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   const std::uint64_t bytes = options.sizes[size_index];
   const AllreduceFn allreduce = algorithm.run;
   const std::size_t count = bytes / sizeof(float);
+  const bool hold_values = holds_values(bytes, options, size);
   std::optional<RankBuffers> own;
-  if (holds_values(bytes, options, size) || shared == nullptr) own.emplace(count, holds_values(bytes, options, size));
+  if (hold_values || shared == nullptr) own.emplace(count, hold_values);
   RankBuffers& buffers = own ? *own : *shared;
   if (buffers.hold_values())
     for (std::size_t i = 0; i < count; ++i) buffers.input()[i] = input_value(rank, i);
