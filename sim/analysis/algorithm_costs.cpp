@@ -262,6 +262,7 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
 
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
+  if (!nccl_has_protocol(c.version, protocol)) return false;
   const int cc = c.compute_capability;
   if (!c.version.at_least(2, 7)) return c.nvlink && c.nodes == 1 && cc == 70;  // Volta only before 2.7
   return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);

@@ -47,7 +47,7 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
                        "simulating {}\n", *run->library_version, nccl.version_text);
     return;
   }
-  if (nccl.protocol == NcclProtocol::ll128 && !version->at_least(2, 5))
+  if (!nccl_has_protocol(*version, nccl.protocol))
     throw InputError(fmt::format("{}: the trace ran NCCL {}, which has no LL128, but the scenario forces it "
                                  "(set the model's nccl.protocol to LL or Simple)", input.file, *run->library_version));
   nccl.version_text = fmt::format("{}.{}", version->major, version->minor);

@@ -36,6 +36,10 @@ std::string_view protocol_name(NcclProtocol protocol) {
   return "auto";
 }
 
+bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol) {
+  return protocol != NcclProtocol::ll128 || version.at_least(2, 5);
+}
+
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
                                 NcclSettings base) {
   JsonObjectReader reader(value, file, path);
@@ -55,7 +59,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     if (!known)
       reader.fail("protocol", fmt::format("expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"{}\"", *protocol));
   }
-  if (base.protocol == NcclProtocol::ll128 && !base.version.at_least(2, 5))
+  if (!nccl_has_protocol(base.version, base.protocol))
     reader.fail("protocol", fmt::format("LL128 came with NCCL 2.5; version is \"{}\" (use \"LL\" or \"Simple\")", base.version_text));
   if (const nlohmann::json* size = reader.optional_value("buffsize")) {
     std::optional<std::uint64_t> bytes;

@@ -52,6 +52,9 @@ struct NcclTopologyFacts {
 // nullopt unless a version ringsim models (2.4 on).
 std::optional<NcclVersion> parse_nccl_version(std::string_view text);
 
+// Whether PROTOCOL exists in VERSION: LL128 came with 2.5 (auto, LL and Simple are in every version).
+bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol);
+
 // Reads a "nccl" object over BASE (keys present override). Throws InputError naming FILE and PATH.
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
                                 NcclSettings base);

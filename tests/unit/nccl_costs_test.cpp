@@ -137,6 +137,13 @@ TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInf
   pascal.compute_capability = 60;
   CHECK(nccl_predict(pascal, NcclProtocol::auto_choice, 64u << 10).protocol == NcclProtocol::ll);
   CHECK(nccl_predict(pascal, NcclProtocol::auto_choice, 128u << 10).protocol == NcclProtocol::simple);
+  // No LL128 before 2.5, even where 2.5 and 2.6 enable it (one Volta NVLink node).
+  NcclCase volta_nvlink = nccl_case(v24, facts, 8, 1);
+  volta_nvlink.nvlink = true;
+  volta_nvlink.compute_capability = 70;
+  CHECK_FALSE(nccl_protocol_enabled(volta_nvlink, NcclProtocol::ll128));
+  volta_nvlink.version = {2, 5};
+  CHECK(nccl_protocol_enabled(volta_nvlink, NcclProtocol::ll128));
   // 2.4 had no time model: its closed form is 2.5's, the nearest there is.
   CHECK(nccl_ring_time(pcie_case(2, 4, 32, 8), NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(59.4));
 }
