@@ -1,5 +1,8 @@
 #include "algorithm_costs.h"
 
+#include "nccl_rails.h"
+#include "../rank/nccl_channel_rings.h"
+
 #include "../rank/algorithm_catalog.h"
 #include "topology_graph.h"
 
@@ -307,6 +310,16 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
       if (first || node.intra.bandwidth_Bps < facts.intra_bandwidth_Bps) facts.intra_bandwidth_Bps = node.intra.bandwidth_Bps;
       facts.nvlink = (first || facts.nvlink) && node.intra_kind == IntraKind::nvlink;
       first = false;
+      NcclNodeFacts& each = facts.nodes.emplace_back();
+      each.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
+      each.port_bandwidth_Bps = node.intra_ports ? node.intra.bandwidth_Bps : 0;
+      each.rdma = node.nic_transport != NicTransport::tcp;
+      for (int k = 0; k < node.nics; ++k) each.nic_links.push_back(nic_link_name(node, k));
+      for (int g = 0; g < node.gpus; ++g) {
+        each.nic_of_gpu.push_back(nic_of_gpu(node, g));
+        each.nic_beside_gpu.push_back(nic_beside_gpu(node, g));
+        if (node.intra_ports) each.port_links.push_back(intra_port_name(node, g));
+      }
     }
   return facts;
 }
@@ -332,7 +345,19 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
   if (!model.nccl_facts) return std::nullopt;
   const int nodes = static_cast<int>(std::count_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(),
                                                    [](int ranks) { return ranks > 0; }));
-  return nccl_case(model.effective_nccl(), *model.nccl_facts, placement.total_ranks(), nodes);
+  const NcclSettings settings = model.effective_nccl();
+  NcclCase c = nccl_case(settings, *model.nccl_facts, placement.total_ranks(), nodes);
+  if (c.nodes > 1 && !model.nccl_facts->nodes.empty()) {
+    // The search sees the NICs beside the placement's ranks, not every NIC of the node, and the
+    // bandwidth its channels get through them and the GPUs' ports (nccl_rails.h).
+    const int search = nccl_search_rails(node_of_ranks(placement), nccl_rail_of_ranks(*model.nccl_facts, placement));
+    const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
+    c.search_channels = search;
+    c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));
+    const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels);
+    c.channel_bandwidth_Bps = use.bus_bandwidth_Bps / search;
+  }
+  return c;
 }
 
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {

@@ -1,10 +1,12 @@
 #include "case_report.h"
 
 #include "../analysis/algorithm_costs.h"
+#include "../analysis/nccl_rails.h"
 #include "../common/atomic_file.h"
 #include "../rank/rank_nodes.h"
 #include "../rank/rank_report.h"
 
+#include <algorithm>
 #include <deque>
 #include <fmt/format.h>
 #include <fstream>
@@ -19,8 +21,18 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   std::string protocols;
   for (std::uint64_t bytes : scenario.sizes)
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(nccl_protocol_at(scenario.model, nccl, bytes)));
-  return {"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
-          "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+  std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
+                                     "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+  // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
+  // rings then enter and leave nodes through different NICs (nccl_rails.h).
+  if (scenario.model.nccl_facts) {
+    std::vector<int> listed;
+    for (int rail : nccl_rail_of_ranks(*scenario.model.nccl_facts, spec.placement)) listed.push_back(rail + 1);
+    if (std::any_of(listed.begin(), listed.end(), [](int entry) { return entry != 1; }))
+      arguments.insert(arguments.end(), {"--nccl-rails", node_list_text(listed)});
+    if (nccl_rdma_between(*scenario.model.nccl_facts, spec.placement)) arguments.insert(arguments.end(), {"--nccl-net", "IB"});
+  }
+  return arguments;
 }
 
 }  // namespace

@@ -7,14 +7,24 @@
 namespace ringsim {
 namespace {
 
-constexpr std::array<std::string_view, 4> kNetworkModels{"SMPI", "CM02", "LV08", "IB"};
+constexpr std::array<std::string_view, 5> kNetworkModels{"SMPI", "CM02", "LV08", "IB", "NCCL"};
 constexpr std::array<std::string_view, 3> kEngines{"auto", "smpi", "s4u"};
 
 }  // namespace
 
+ModelSettings default_model_for(const std::vector<std::string>& algorithms) {
+  ModelSettings model;
+  const bool nccl_only = !algorithms.empty() && std::all_of(algorithms.begin(), algorithms.end(), [](const std::string& name) {
+    return name.starts_with("nccl");
+  });
+  if (nccl_only) model.network = "NCCL", model.crosstraffic = false, model.factors = "none";
+  return model;
+}
+
 std::vector<std::string> ModelSettings::cfg_arguments() const {
   std::vector<std::string> args{
-      fmt::format("--cfg=network/model:{}", network),
+      // NCCL: SimGrid's max-min sharing (CM02) over NICs carrying their transport's payload share.
+      fmt::format("--cfg=network/model:{}", network == "NCCL" ? "CM02" : network),
       fmt::format("--cfg=network/crosstraffic:{}", crosstraffic ? 1 : 0),
   };
   if (factors == "none") {
@@ -55,6 +65,7 @@ nlohmann::json ModelSettings::to_json() const {
 }
 
 Topology ModelSettings::shape(Topology topology) const {
+  if (network == "NCCL") topology = with_transport_payload_share(std::move(topology));
   if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
   if (nic_latency_s) topology = with_nic_latency(std::move(topology), *nic_latency_s);
   if (nic_efficiency != 1) topology = scaled_nic_bandwidths(std::move(topology), nic_efficiency);

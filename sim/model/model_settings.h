@@ -19,7 +19,9 @@ namespace ringsim {
 inline constexpr int kS4uAutoRanks = 256;
 
 struct ModelSettings {
-  std::string network = "SMPI";  // SimGrid network/model: SMPI | CM02 | LV08 | IB
+  // SimGrid network/model: SMPI | CM02 | LV08 | IB, or NCCL: CM02 with each NIC at its transport's
+  // payload share of the line rate (topology.h with_transport_payload_share), no SMPI factors.
+  std::string network = "SMPI";
   bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
   std::string factors = "default";  // default: SMPI's bandwidth/latency factors; none: factors of 1
   std::vector<std::pair<std::string, std::string>> simgrid;  // raw --cfg key/value, applied last
@@ -61,7 +63,7 @@ struct ModelSettings {
 
   // Whether the platform must be generated from the topology with this model (not taken as is).
   bool reshapes_platform() const {
-    return link_bandwidth_scale != 1 || link_latency_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
+    return network == "NCCL" || link_bandwidth_scale != 1 || link_latency_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
            nic_bandwidth_Bps.has_value() || nic_latency_s.has_value();
   }
   PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background}; }
@@ -78,6 +80,10 @@ struct ModelSettings {
 
 // Reads a "model" object over BASE: keys present override, absent keys keep BASE's value, and raw
 // "simgrid" settings are merged key by key. Throws InputError naming the file and path.
+// The model a scenario starts from before its "model" key: the model made for NCCL (network NCCL, no
+// cross-traffic, no SMPI factors) when every algorithm is NCCL's, else SimGrid's SMPI defaults.
+ModelSettings default_model_for(const std::vector<std::string>& algorithms);
+
 ModelSettings read_model(const nlohmann::json& value, const std::string& file, const std::string& path,
                          ModelSettings base);
 

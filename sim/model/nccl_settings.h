@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ringsim {
 
@@ -40,12 +41,24 @@ struct NcclSettings {
   int compute_capability = 80;
 };
 
+// One node as NCCL's topology search sees it (node order of the topology, racks in turn).
+struct NcclNodeFacts {
+  std::vector<std::string> nic_links;   // names of the NIC links ("node0-nic3")
+  std::vector<std::string> port_links;  // names of the GPU ports, when there are ports
+  double nic_bandwidth_Bps = 0;      // each NIC
+  std::vector<int> nic_of_gpu;       // the NIC each GPU's traffic leaves through
+  std::vector<int> nic_beside_gpu;   // the NIC beside each GPU, -1 for none of its own
+  double port_bandwidth_Bps = 0;     // each GPU's own port into the node's fabric (NVSwitch); 0: a shared bus
+  bool rdma = false;                 // NCCL's IB transport (InfiniBand or RoCE verbs), else its socket transport
+};
+
 // The facts of a platform NCCL's topology search uses for the ring (per node: slowest of the nodes).
 struct NcclTopologyFacts {
   double nic_bandwidth_Bps = 0;    // one NIC
-  int nics = 1;                    // per node: the search finds one ring channel per NIC
+  int nics = 1;                    // per node
   double intra_bandwidth_Bps = 0;  // GPU to GPU inside a node
   bool nvlink = false;             // intra-node links are NVLink (else PCIe / shared memory)
+  std::vector<NcclNodeFacts> nodes;  // every node: which NICs a placement's ranks sit beside
 };
 
 // "2.18", "2.18.3" or "2.6.4+cuda10.1" (a patch level and a build suffix change nothing modelled);

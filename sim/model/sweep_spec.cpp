@@ -164,8 +164,9 @@ SweepSpec load_sweep(const std::filesystem::path& file) {
   spec.sizes = read_sizes(top);
   spec.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
   spec.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
+  spec.model = default_model_for(spec.algorithms);
   if (const nlohmann::json* model = top.optional_value("model"))
-    spec.model = read_model(*model, name_of_file, top.path_of("model"), ModelSettings{});
+    spec.model = read_model(*model, name_of_file, top.path_of("model"), spec.model);
   std::vector<ScenarioVariant> bases = read_variants(top, spec.model);
   if (bases.empty()) bases.push_back({"", spec.model});
   spec.variants = apply_model_axes(top, std::move(bases));

@@ -20,6 +20,8 @@ json node_json(const NodeSpec& node) {
                 {"intra_kind", static_cast<int>(node.intra_kind)}, {"intra", link_json(node.intra)}, {"gpu_speed", node.gpu_speed_flops}};
   // Only when it is not the kind's default, so that plans of earlier topologies are unchanged.
   if (node.intra_ports != (node.intra_kind == IntraKind::nvlink)) value["intra_ports"] = node.intra_ports;
+  if (!node.nic_affinity.empty()) value["nic_affinity"] = node.nic_affinity;
+  if (node.nic_transport != NicTransport::tcp) value["nic_transport"] = static_cast<int>(node.nic_transport);
   return value;
 }
 
@@ -33,6 +35,8 @@ NodeSpec node_of(const json& value) {
   node.intra_ports = value.value("intra_ports", node.intra_kind == IntraKind::nvlink);
   node.intra = link_of(value.at("intra"));
   node.gpu_speed_flops = value.at("gpu_speed").get<double>();
+  if (value.contains("nic_affinity")) node.nic_affinity = value.at("nic_affinity").get<std::vector<int>>();
+  if (value.contains("nic_transport")) node.nic_transport = static_cast<NicTransport>(value.at("nic_transport").get<int>());
   return node;
 }
 

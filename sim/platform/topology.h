@@ -20,11 +20,20 @@ struct LinkSpec {
 // its own full-duplex port into a non-blocking NVSwitch fabric; "fabric" chooses either for any kind.
 enum class IntraKind { pcie, shm, nvlink };
 
+// How the NICs carry NCCL's and MPI's messages: TCP sockets, or RDMA verbs (InfiniBand, RoCE), where a
+// connection has several sends in flight at once (NCCL's net_ib.cc) instead of one byte stream.
+enum class NicTransport { tcp, ib, roce };
+
 struct NodeSpec {
   std::string name;  // "node0"; hosts are "<name>-gpu<i>"
   int gpus = 1;
   LinkSpec nic;      // each NIC; split duplex: each direction has the full bandwidth
   int nics = 1;
+  // "nic_affinity": per GPU, the NIC beside it (same PCIe switch), or -1 for a GPU with none of its
+  // own, which reaches the network through NIC g * nics / gpus across the host. Empty: GPU g is
+  // beside NIC g * nics / gpus.
+  std::vector<int> nic_affinity;
+  NicTransport nic_transport = NicTransport::tcp;  // "nic_transport"
   IntraKind intra_kind = IntraKind::pcie;
   // Ports: each GPU has its own split-duplex link of `intra` into a non-blocking fabric (NVSwitch;
   // or GPUs without peer-to-peer whose transfers are staged in host memory, each over its own PCIe
@@ -72,7 +81,15 @@ Topology with_nic_latency(Topology topology, double latency_s);
 // The same topology with every link's latency multiplied by FACTOR (model key link_latency_scale).
 Topology scaled_latencies(Topology topology, double factor);
 
+// The NIC GPU's traffic leaves the node through, and the NIC beside it (-1: none of its own).
+// The same topology with every NIC at the share of its line rate its transport's payload gets from
+// the framing of a full packet: TCP over Ethernet MTU 1500 with timestamps 1448 of 1538 bytes on the
+// wire; InfiniBand 4096 of 4122 (LRH, BTH, ICRC, VCRC); RoCE v2 4096 of 4178 (Ethernet, IP, UDP, BTH).
+double transport_payload_share(NicTransport transport);
+Topology with_transport_payload_share(Topology topology);
+
 int nic_of_gpu(const NodeSpec& node, int gpu);
+int nic_beside_gpu(const NodeSpec& node, int gpu);
 
 std::string host_name(const NodeSpec& node, int gpu);
 std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic", or "node0-nic3" with several

@@ -132,7 +132,28 @@ Topology scaled_bandwidths(Topology topology, double factor) {
   return scaled_links(std::move(topology), &LinkSpec::bandwidth_Bps, factor);
 }
 
-int nic_of_gpu(const NodeSpec& node, int gpu) { return gpu * node.nics / node.gpus; }
+double transport_payload_share(NicTransport transport) {
+  switch (transport) {
+    case NicTransport::tcp: return 1448.0 / 1538.0;
+    case NicTransport::ib: return 4096.0 / 4122.0;
+    case NicTransport::roce: return 4096.0 / 4178.0;
+  }
+  return 1;
+}
+
+Topology with_transport_payload_share(Topology topology) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= transport_payload_share(node.nic_transport);
+  return topology;
+}
+
+int nic_beside_gpu(const NodeSpec& node, int gpu) {
+  return node.nic_affinity.empty() ? gpu * node.nics / node.gpus : node.nic_affinity[static_cast<std::size_t>(gpu)];
+}
+int nic_of_gpu(const NodeSpec& node, int gpu) {
+  const int beside = nic_beside_gpu(node, gpu);
+  return beside >= 0 ? beside : gpu * node.nics / node.gpus;
+}
 
 std::string host_name(const NodeSpec& node, int gpu) { return fmt::format("{}-gpu{}", node.name, gpu); }
 std::string nic_link_name(const NodeSpec& node, int nic) {
@@ -148,6 +169,30 @@ std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch
 
 namespace {
 
+// "nic_affinity": one entry per GPU, the index of the NIC beside it or null (none of its own); every
+// NIC must have a GPU beside it, as NCCL only uses NICs it finds near a GPU.
+std::vector<int> read_nic_affinity(JsonObjectReader& group, const nlohmann::json& value, const NodeSpec& node) {
+  const std::string hint = fmt::format("expected a list of {} entries, one per GPU: the index (0..{}) of the NIC beside it, "
+                                       "or null for a GPU with no NIC of its own", node.gpus, node.nics - 1);
+  if (!value.is_array() || value.size() != static_cast<std::size_t>(node.gpus)) group.fail("nic_affinity", hint);
+  std::vector<int> affinity;
+  std::vector<bool> used(static_cast<std::size_t>(node.nics), false);
+  for (const nlohmann::json& entry : value) {
+    if (entry.is_null()) {
+      affinity.push_back(-1);
+      continue;
+    }
+    const auto nic = json_integer<int>(entry, 0, node.nics - 1);
+    if (!nic) group.fail("nic_affinity", hint);
+    affinity.push_back(*nic);
+    used[static_cast<std::size_t>(*nic)] = true;
+  }
+  for (int k = 0; k < node.nics; ++k)
+    if (!used[static_cast<std::size_t>(k)])
+      group.fail("nic_affinity", fmt::format("NIC {} has no GPU beside it: name it for at least one GPU", k));
+  return affinity;
+}
+
 // One entry of a rack's "nodes": a node group, expanded into RACK's nodes ("count": 3 gives
 // NAME0..NAME2). NAMES holds every node and rack name so far, which must stay unique.
 void read_node_group(JsonObjectReader& group, std::set<std::string>& names, RackSpec& rack) {
@@ -161,6 +206,14 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   if (node.nics > node.gpus)
     group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
                                    node.nics, node.gpus));
+  if (auto transport = group.optional_string("nic_transport")) {
+    if (*transport == "tcp") node.nic_transport = NicTransport::tcp;
+    else if (*transport == "ib") node.nic_transport = NicTransport::ib;
+    else if (*transport == "roce") node.nic_transport = NicTransport::roce;
+    else group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\" or \"roce\", found \"{}\"", *transport));
+  }
+  if (const nlohmann::json* affinity = group.optional_value("nic_affinity"))
+    node.nic_affinity = read_nic_affinity(group, *affinity, node);
   const IntraSpec intra = read_intra(group);
   node.intra_kind = intra.kind, node.intra_ports = intra.ports, node.intra = intra.link;
   node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);

@@ -97,6 +97,8 @@ struct AllreduceContext {
   const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h); may be empty
   ProgressMeter& progress;               // rank 0's progress: the wrappers count its steps
   NcclRankSettings nccl = {};            // nccl_ring only
+  // nccl_ring only: the NIC beside every rank's GPU (nccl_channel_rings.h); empty: one NIC per node.
+  const std::vector<int>* rail_of_rank = nullptr;
 
   // MPI_Send / MPI_Isend / MPI_Irecv / MPI_Sendrecv of floats on `comm`, counted first (sends also
   // as progress steps).

@@ -1,12 +1,12 @@
 // NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI.
-// Unlike the MPI ring, it ignores rank order: the ring is node-contiguous (nodes in order of their
-// first rank, ranks of a node in rank order), so it crosses every node boundary once per direction.
-// C channels each run the ring on their own share of the buffer. A channel walks its share in loops
+// Unlike the MPI ring, it ignores rank order: each channel's ring is node-contiguous and enters and
+// leaves each node beside that channel's NIC (nccl_channel_rings.h), so it crosses every node boundary
+// once per direction. C channels each run their ring on their own share of the buffer. A channel walks its share in loops
 // of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends, ops 1..2N-3 receive, add or
 // copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
 // has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
-// (receives are posted that many steps ahead); as over NCCL's socket transport, one socket per
-// channel carries its sends one after the other.
+// (receives are posted that many steps ahead); over NCCL's socket transport one socket per channel
+// carries its sends one after the other, over its IB transport (verbs) they overlap.
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
@@ -14,6 +14,7 @@
 
 #include "allreduce.h"
 #include "message_tags.h"
+#include "nccl_channel_rings.h"
 
 #include <algorithm>
 #include <numeric>
@@ -60,29 +61,12 @@ struct Item {
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
 };
 
-// The ring order: nodes in order of their first rank, ranks of a node in rank order.
-std::vector<int> node_contiguous_ring(const std::vector<int>& node_of_rank, int size) {
-  std::vector<int> first_rank_of_node;
-  std::vector<int> order(size);
-  std::iota(order.begin(), order.end(), 0);
-  if (node_of_rank.size() != static_cast<std::size_t>(size)) return order;
-  for (int r = 0; r < size; ++r) {
-    const auto node = static_cast<std::size_t>(node_of_rank[r]);
-    if (node >= first_rank_of_node.size()) first_rank_of_node.resize(node + 1, size);
-    first_rank_of_node[node] = std::min(first_rank_of_node[node], r);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return first_rank_of_node[node_of_rank[a]] < first_rank_of_node[node_of_rank[b]];
-  });
-  return order;
-}
-
 class Channel {
  public:
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
-        slots_(kNcclSteps / format_.steps_per_slice) {
+        slots_(kNcclSteps / format_.steps_per_slice), send_window_(ctx.nccl.rdma ? slots_ : 1) {
     plan(share);
     sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
     recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
@@ -111,9 +95,10 @@ class Channel {
       if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return &recvs_[item.recv];
       if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
         return &sends_[item.overwritten_send];
-      // One socket per channel: the proxy sends a channel's steps one after the other (which also
-      // keeps a send within NCCL_STEPS of the slot it waits for).
-      if (item.send >= 1 && sends_[item.send - 1] != MPI_REQUEST_NULL) return &sends_[item.send - 1];
+      // Over sockets the proxy sends a channel's steps one after the other on one stream; over verbs
+      // up to NCCL_STEPS of them are in flight. Either keeps a send within NCCL_STEPS of its slot.
+      if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
+        return &sends_[item.send - send_window_];
       if (item.recv >= 0) consume(item);
       if (item.send >= 0) send(item);
       ++next_;
@@ -209,6 +194,7 @@ class Channel {
   int n_, position_, tag_, left_, right_;
   WireFormat format_;
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
+  long send_window_;  // sends of the channel in flight at once
   std::vector<Item> items_;
   long send_count_ = 0, recv_count_ = 0;
   std::size_t next_ = 0, recv_lookup_ = 0;
@@ -225,13 +211,17 @@ class Channel {
 void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
   ctx.kernels.copy(output, input, count);
   if (ctx.size == 1) return;
-  const std::vector<int> ring = node_contiguous_ring(ctx.node_of_rank, ctx.size);
-  const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
+  const std::vector<int> one_nic_per_node;
   const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
+  const std::vector<std::vector<int>> rings = nccl_channel_rings(
+      ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
   std::vector<Channel> channels;
   channels.reserve(shares.size());
-  for (std::size_t c = 0; c < shares.size(); ++c)
+  for (std::size_t c = 0; c < shares.size(); ++c) {
+    const std::vector<int>& ring = rings[c];
+    const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
     channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx);
+  }
 
   // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
   std::vector<MPI_Request*> blocked(channels.size());

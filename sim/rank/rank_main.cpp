@@ -102,7 +102,7 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   StepLog log(!options.events_file.empty());
   TrafficCounts traffic;
   AllreduceContext ctx{MPI_COMM_WORLD, rank, size, kernels, log, buffers.scratch(), traffic, options.node_of_rank,
-                       progress, options.nccl_for(size_index)};
+                       progress, options.nccl_for(size_index), &options.nccl_rail_of_rank};
 
   for (int w = 0; w < options.warmup; ++w) {
     progress.start_call(size_index);

@@ -14,8 +14,8 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols: nccl_ring's schedule (sim/model/nccl_settings.h).
-std::string parse_nccl_option(std::string_view flag, std::string_view value, RankOptions& options) {
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-rails: nccl_ring's schedule (sim/model/nccl_settings.h).
+std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
       return "--nccl-channels takes an integer from 1 to 64";
@@ -33,6 +33,17 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, Ran
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
+  } else if (flag == "--nccl-net") {
+    if (value != "IB" && value != "Socket") return "--nccl-net takes IB or Socket";
+    options.nccl.rdma = value == "IB";
+  } else if (flag == "--nccl-rails") {
+    std::vector<int> listed;
+    if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), listed); !error.empty())
+      return "--nccl-rails: " + error;
+    if (listed.size() != static_cast<std::size_t>(ranks))
+      return "--nccl-rails lists " + std::to_string(listed.size()) + " ranks, but " + std::to_string(ranks) + " run";
+    options.nccl_rail_of_rank.clear();
+    for (int entry : listed) options.nccl_rail_of_rank.push_back(entry - 1);
   } else {
     return "unknown option " + std::string(flag);
   }
@@ -76,7 +87,7 @@ std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& op
     } else if (flag == "--count-messages") {
       options.count_messages_file = value;
     } else if (flag.starts_with("--nccl-")) {
-      if (std::string error = parse_nccl_option(flag, value, options); !error.empty()) return error;
+      if (std::string error = parse_nccl_option(flag, value, ranks, options); !error.empty()) return error;
     } else if (flag == "--check-limit") {
       if (!parse_number(value, options.check_limit_bytes)) return "--check-limit takes a byte count";
     } else {

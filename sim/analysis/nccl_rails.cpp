@@ -1,0 +1,103 @@
+#include "nccl_rails.h"
+
+#include "../rank/nccl_channel_rings.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace ringsim {
+namespace {
+
+// GPU index of every rank: a node's ranks take its GPUs in rank order.
+std::vector<int> gpu_of_ranks(const std::vector<int>& node_of_rank) {
+  std::map<int, int> used;
+  std::vector<int> gpus;
+  gpus.reserve(node_of_rank.size());
+  for (int node : node_of_rank) gpus.push_back(used[node]++);
+  return gpus;
+}
+
+}  // namespace
+
+std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
+  const std::vector<int> nodes = node_of_ranks(placement);
+  const std::vector<int> gpus = gpu_of_ranks(nodes);
+  std::vector<int> rails(nodes.size(), 0);
+  for (std::size_t r = 0; r < nodes.size(); ++r) {
+    const auto node = static_cast<std::size_t>(nodes[r]);
+    if (node < facts.nodes.size() && static_cast<std::size_t>(gpus[r]) < facts.nodes[node].nic_beside_gpu.size())
+      rails[r] = facts.nodes[node].nic_beside_gpu[static_cast<std::size_t>(gpus[r])];
+  }
+  return rails;
+}
+
+bool nccl_rdma_between(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
+  for (int node : node_of_ranks(placement))
+    if (static_cast<std::size_t>(node) >= facts.nodes.size() || !facts.nodes[static_cast<std::size_t>(node)].rdma) return false;
+  return !facts.nodes.empty();
+}
+
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
+  NcclRailUse use;
+  const std::vector<int> nodes = node_of_ranks(placement);
+  const std::vector<int> rails = nccl_rail_of_ranks(facts, placement);
+  use.search_channels = nccl_search_rails(nodes, rails);
+  if (std::all_of(nodes.begin(), nodes.end(), [&](int node) { return node == nodes.front(); })) return use;
+  const std::vector<int> gpus = gpu_of_ranks(nodes);
+  const int size = static_cast<int>(nodes.size());
+
+  // Crossings per link direction: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port.
+  using Direction = std::tuple<int, int, int, bool>;
+  std::map<Direction, int> crossings;
+  auto nic_of = [&](int rank) {
+    const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
+    return node.nic_of_gpu.at(static_cast<std::size_t>(gpus[rank]));
+  };
+  const std::vector<std::vector<int>> rings = nccl_channel_rings(size, nodes, rails, channels);
+  for (int c = 0; c < channels; ++c) {
+    const std::vector<int>& ring = rings[static_cast<std::size_t>(c)];
+    for (int i = 0; i < size; ++i) {
+      const int from = ring[static_cast<std::size_t>(i)], to = ring[static_cast<std::size_t>((i + 1) % size)];
+      if (nodes[from] == nodes[to]) {
+        if (facts.nodes.at(static_cast<std::size_t>(nodes[from])).port_bandwidth_Bps > 0) {
+          ++crossings[{nodes[from], 1, gpus[from], true}];
+          ++crossings[{nodes[to], 1, gpus[to], false}];
+        }
+        continue;
+      }
+      ++crossings[{nodes[from], 0, nic_of(from), true}];
+      ++crossings[{nodes[to], 0, nic_of(to), false}];
+      use.crossings.push_back({c, nodes[to], nic_of(to), -1});
+      use.crossings.push_back({c, nodes[from], -1, nic_of(from)});
+    }
+  }
+  // Join each node's way in and way out of a channel into one entry.
+  std::map<std::pair<int, int>, NcclChannelNics> joined;
+  for (const NcclChannelNics& crossing : use.crossings) {
+    NcclChannelNics& entry = joined.try_emplace({crossing.channel, crossing.node}, crossing).first->second;
+    if (crossing.nic_in >= 0) entry.nic_in = crossing.nic_in;
+    if (crossing.nic_out >= 0) entry.nic_out = crossing.nic_out;
+  }
+  use.crossings.clear();
+  for (const auto& [key, entry] : joined) use.crossings.push_back(entry);
+
+  // Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
+  use.bus_bandwidth_Bps = std::numeric_limits<double>::infinity();
+  for (const auto& [direction, count] : crossings) {
+    const auto& [node, kind, index, up] = direction;
+    const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
+    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : spec.port_bandwidth_Bps;
+    const double bus = bandwidth * channels / count;
+    if (bus < use.bus_bandwidth_Bps) {
+      use.bus_bandwidth_Bps = bus;
+      const auto& names = kind == 0 ? spec.nic_links : spec.port_links;
+      use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
+    }
+  }
+  return use;
+}
+
+}  // namespace ringsim

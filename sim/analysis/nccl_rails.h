@@ -1,0 +1,40 @@
+// Which NICs and GPU ports NCCL's ring channels use for a placement (the rings of
+// sim/rank/nccl_channel_rings.h, the same the rank program runs), and the bus bandwidth NCCL's search
+// would find for them: ranks beside k different NICs give the ring k NICs' worth of bandwidth, ranks
+// that share a NIC share it, and a node's GPU ports (NVLink into an NVSwitch) cap it.
+#pragma once
+
+#include "../model/nccl_settings.h"
+#include "../model/placement.h"
+
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// The NIC beside every rank's GPU (-1: none of its own), in rank order; ranks use a node's GPUs in order.
+std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement);
+
+// Whether every node PLACEMENT uses carries NCCL's messages over RDMA verbs (NCCL_NET IB).
+bool nccl_rdma_between(const NcclTopologyFacts& facts, const PlacementSpec& placement);
+
+// Where one channel's ring crosses one node's boundary.
+struct NcclChannelNics {
+  int channel = 0;
+  int node = 0;      // index in the topology's node order
+  int nic_in = 0;    // the NIC the ring enters the node through
+  int nic_out = 0;   // and leaves it through
+};
+
+struct NcclRailUse {
+  int search_channels = 1;      // one per NIC beside the ranks, as many on every node as on the fewest
+  double bus_bandwidth_Bps = 0;  // the channels' total at the busiest NIC direction or GPU port
+  std::string bottleneck;       // that link direction, e.g. "node0-nic3 up" or "node2-gpu5-nvlink down"
+  std::vector<NcclChannelNics> crossings;  // every channel at every node it crosses
+};
+
+// CHANNELS rings over PLACEMENT's ranks on several nodes (with a single node nothing crosses a NIC:
+// search_channels 1 and no bandwidth).
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels);
+
+}  // namespace ringsim

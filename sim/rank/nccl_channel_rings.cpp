@@ -1,0 +1,96 @@
+#include "nccl_channel_rings.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ringsim {
+namespace {
+
+// One node's ranks (in rank order), grouped by the NIC beside them.
+struct NodeRanks {
+  std::vector<std::vector<int>> rails;  // ranks beside each NIC, NICs in order of their first rank
+  std::vector<int> far;                 // ranks with no NIC of their own
+};
+
+std::vector<NodeRanks> ranks_by_node(const std::vector<int>& node_of_rank, const std::vector<int>& rail_of_rank) {
+  const int size = static_cast<int>(node_of_rank.size());
+  // Nodes in order of their first rank.
+  std::vector<int> slot_of_node;
+  std::vector<NodeRanks> nodes;
+  std::vector<std::vector<int>> rail_ids;  // per node: the NIC index of each entry of rails
+  for (int r = 0; r < size; ++r) {
+    const auto node = static_cast<std::size_t>(node_of_rank[r]);
+    if (node >= slot_of_node.size()) slot_of_node.resize(node + 1, -1);
+    if (slot_of_node[node] < 0) {
+      slot_of_node[node] = static_cast<int>(nodes.size());
+      nodes.emplace_back();
+      rail_ids.emplace_back();
+    }
+    const auto slot = static_cast<std::size_t>(slot_of_node[node]);
+    const int rail = rail_of_rank.empty() ? 0 : rail_of_rank[static_cast<std::size_t>(r)];
+    if (rail < 0) {
+      nodes[slot].far.push_back(r);
+      continue;
+    }
+    auto& ids = rail_ids[slot];
+    const auto found = std::find(ids.begin(), ids.end(), rail);
+    if (found == ids.end()) {
+      ids.push_back(rail);
+      nodes[slot].rails.push_back({r});
+    } else {
+      nodes[slot].rails[static_cast<std::size_t>(found - ids.begin())].push_back(r);
+    }
+  }
+  return nodes;
+}
+
+// The node's part of channel C's ring: in at a rank beside NIC c mod k, GPUs without a NIC next, the
+// other NICs' ranks in turn, out from a second rank beside the entry NIC, else from the previous NIC's.
+std::vector<int> node_part(const NodeRanks& node, int channel) {
+  std::vector<int> part;
+  if (node.rails.empty()) return node.far;
+  const std::size_t k = node.rails.size();
+  const std::size_t entry = static_cast<std::size_t>(channel) % k;
+  const std::vector<int>& own = node.rails[entry];
+  part.push_back(own.front());
+  part.insert(part.end(), node.far.begin(), node.far.end());
+  for (std::size_t step = 1; step < k; ++step) {
+    const std::vector<int>& rail = node.rails[(entry + step) % k];
+    part.insert(part.end(), rail.begin(), rail.end());
+  }
+  part.insert(part.end(), own.begin() + 1, own.end());
+  return part;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> nccl_channel_rings(int size, const std::vector<int>& node_of_rank,
+                                                 const std::vector<int>& rail_of_rank, int channels) {
+  std::vector<std::vector<int>> rings(static_cast<std::size_t>(std::max(channels, 0)));
+  if (node_of_rank.size() != static_cast<std::size_t>(size) ||
+      (!rail_of_rank.empty() && rail_of_rank.size() != static_cast<std::size_t>(size))) {
+    for (auto& ring : rings) {
+      ring.resize(static_cast<std::size_t>(size));
+      std::iota(ring.begin(), ring.end(), 0);
+    }
+    return rings;
+  }
+  const std::vector<NodeRanks> nodes = ranks_by_node(node_of_rank, rail_of_rank);
+  for (int c = 0; c < channels; ++c)
+    for (const NodeRanks& node : nodes) {
+      const std::vector<int> part = node_part(node, c);
+      rings[static_cast<std::size_t>(c)].insert(rings[static_cast<std::size_t>(c)].end(), part.begin(), part.end());
+    }
+  return rings;
+}
+
+int nccl_search_rails(const std::vector<int>& node_of_rank, const std::vector<int>& rail_of_rank) {
+  int fewest = 0;
+  for (const NodeRanks& node : ranks_by_node(node_of_rank, rail_of_rank)) {
+    const int rails = std::max<int>(1, static_cast<int>(node.rails.size()));
+    fewest = fewest == 0 ? rails : std::min(fewest, rails);
+  }
+  return std::max(1, fewest);
+}
+
+}  // namespace ringsim
