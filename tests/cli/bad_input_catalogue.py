@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bad-input catalogue (README "Bad input"): hand-written bad inputs across every command. Each must
+"""The bad-input catalogue (docs/testing.md, "Bad input"): hand-written bad inputs across every command. Each must
 end with exit status 2, exactly one line on stderr (the expected one, with {dir} for the catalogue's
 directory), and no file at the output path the command was given.
 
