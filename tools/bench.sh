@@ -12,10 +12,14 @@
 # Columns: wall time; CPU time (user + sys of the whole process tree, steadier than wall time on a
 # shared machine); peak anonymous memory (RssAnon summed over every process of the run, sampled every
 # 50 ms: SMPI's shared-malloc pages are mapped once per rank and max RSS would count them repeatedly).
-# "> T s" means the baseline was stopped at its time limit. The output is a Markdown table.
+# "> T s" means the baseline was stopped at its time limit. The output is a Markdown table; with
+# --markdown it is the whole of docs/performance.md: what is measured, the exact command, the machine
+# (CPU model, cores, memory, kernel, OS, SimGrid version) and the table.
 #
-# usage: tools/bench.sh [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring] [-t BASELINE_LIMIT_S]
-#                       [-T RINGSIM_LIMIT_S] [-B]           (the build must exist: tools/build.sh)
+# usage: tools/bench.sh [--markdown] [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring]
+#                       [-t BASELINE_LIMIT_S] [-T RINGSIM_LIMIT_S] [-B]   (the build must exist: tools/build.sh)
+#   --markdown  print docs/performance.md (tools/bench.sh --markdown ... >docs/performance.md)
+#   -h  this help
 #   -n  rank counts (default: 64 256 512 1024; 2048 and 4096 work too, e.g. -n "2048 4096" -t 60)
 #   -g  GPUs per node, one row per layout (default: "1 8")
 #   -s  buffer size (default: 64MiB)
@@ -33,7 +37,24 @@ smpirun=$(command -v smpirun) || { echo "bench: smpirun not found on PATH" >&2; 
 
 ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; algorithm=ring; baseline_limit=300; ringsim_limit=0; baseline=1
 command_line="tools/bench.sh $*"
-while getopts "n:g:s:a:t:T:B" option; do
+# The command as one can paste it again: arguments with spaces or quotes in double quotes.
+quoted_command="tools/bench.sh"
+for arg in "$@"; do
+  case $arg in
+    *[\"\$\`\\]*) quoted_command+=" $(printf %q "$arg")" ;;
+    *[[:space:]\']*) quoted_command+=" \"$arg\"" ;;
+    *) quoted_command+=" $arg" ;;
+  esac
+done
+# --markdown may stand anywhere; getopts reads the short options that remain.
+markdown=0
+options=()
+for arg in "$@"; do
+  if [ "$arg" = --markdown ]; then markdown=1; else options+=("$arg"); fi
+done
+set -- ${options[@]+"${options[@]}"}
+usage() { sed -n '/^# usage/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+while getopts "n:g:s:a:t:T:Bh" option; do
   case $option in
     n) ranks_list=$OPTARG ;;
     g) gpus_list=$OPTARG ;;
@@ -42,7 +63,8 @@ while getopts "n:g:s:a:t:T:B" option; do
     t) baseline_limit=$OPTARG ;;
     T) ringsim_limit=$OPTARG ;;
     B) baseline=0 ;;
-    *) sed -n '/^# usage/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
   esac
 done
 for n in $ranks_list; do
@@ -106,6 +128,45 @@ measure() {
   peak_mib=$(awk -v k="$peak" 'BEGIN { printf "%.0f", k / 1024 }')
 }
 
+# The machine, as docs/performance.md states it: CPU model, cores, memory, kernel, OS.
+machine_facts() {
+  local cpu memory os
+  cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+  memory=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+  os=$( (. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") || uname -o)
+  echo "${cpu:-unknown CPU}, $(nproc) cores, ${memory:-unknown memory}, Linux $(uname -r), $os"
+}
+
+# --markdown: the text of docs/performance.md above the table.
+print_markdown_header() {
+  cat <<MD
+# Performance
+
+How long ringsim takes to simulate one allreduce as the rank count grows, against a plain \`smpirun\`
+of the same rank program. This file is the output of \`tools/bench.sh --markdown\`; run the command
+below from the repository root, after \`tools/build.sh\`, to regenerate it on your machine. What makes
+the simulation fast, and what limits it at scale: [engines.md](engines.md).
+
+What one row measures: one $size \`$algorithm\` allreduce (10 GbE NICs, block placement, a
+non-blocking switch, 1 iteration, no warm-up) on N ranks with G GPUs per node, simulated by
+\`ringsim run\` (the engine it chose: \`smpi\`, or \`s4u\` from 256 ranks up) and by the baseline: a plain
+\`smpirun\` of the same rank program with SimGrid's defaults (privatization on, simulate-computation
+on, no clock preload, SMPI's own detached-send threshold) on the platform, hostfile, model and rank
+options ringsim used, keeping only \`smpi/shared-malloc-blocksize\`, without which it cannot map 256 or
+more ranks × 64 MiB. The baseline's simulated time differs slightly: it charges the measured CPU time
+of the rank code. Wall and CPU time (user + sys of the whole process tree: steadier than wall time on
+a shared machine); peak memory is anonymous resident memory summed over every process of the run
+(max RSS would count SMPI's shared pages once per rank). "> T" means stopped at the time limit T s.
+Options (\`tools/bench.sh -h\`): \`-n\` rank counts, \`-g\` GPUs per node, \`-s\` size, \`-a\` algorithm,
+\`-t\` and \`-T\` time limits of the baseline and of ringsim, \`-B\` no baseline.
+
+- Command: \`$quoted_command\`
+- Machine: $(machine_facts)
+- SimGrid $simgrid_version; measured $(date -u +%Y-%m-%d)
+
+MD
+}
+
 json_field() {  # json_field FILE PYTHON_EXPRESSION_ON_d
   python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null || true
 }
@@ -142,8 +203,13 @@ print("\n".join(out))
 PY
 }
 
-echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $(pkg-config --modversion simgrid 2>/dev/null || echo '?'), $size $algorithm, 10 GbE, block placement)"
-echo
+simgrid_version=$(pkg-config --modversion simgrid 2>/dev/null || echo '?')
+if [ "$markdown" = 1 ]; then
+  print_markdown_header
+else
+  echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $simgrid_version, $size $algorithm, 10 GbE, block placement)"
+  echo
+fi
 echo "| GPUs/node | ranks | engine | simulated s | ringsim wall s | ringsim CPU s | ringsim peak MiB | baseline simulated s | baseline wall s | baseline CPU s | baseline peak MiB | baseline / ringsim (wall) |"
 echo "|---:|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for gpus in $gpus_list; do
@@ -208,5 +274,6 @@ JSON
     echo "| $gpus | $ranks | $engine | $r_sim | $r_wall | $r_cpu | $r_peak | $b_sim | $b_wall | $b_cpu | $b_peak | $ratio |"
   done
 done
+[ "$markdown" = 1 ] && exit 0
 echo
 echo "Baseline: plain \`smpirun\` of the same rank program with SimGrid's defaults (privatization, simulate-computation on, no preload, default detached-send threshold), ringsim's platform, hostfile, model and rank options, and smpi/shared-malloc-blocksize:67108864."

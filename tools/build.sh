@@ -7,8 +7,8 @@ build=${RINGSIM_BUILD_DIR:-$root/build}
 
 "$root/tools/bootstrap.sh"
 # Unity build (16 files per compiler run): every file parses nlohmann/json, fmt and doctest and
-# instantiates the same templates, so batching them cuts the compilers' CPU time by about 2.4x (README
-# "Benchmark", build times). Pass -DCMAKE_UNITY_BUILD=OFF for one file per compiler run (e.g. to check
+# instantiates the same templates, so batching them cuts the compilers' CPU time by about 2.4x (docs/layout.md,
+# "Build"). Pass -DCMAKE_UNITY_BUILD=OFF for one file per compiler run (e.g. to check
 # that each file includes what it uses).
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRINGSIM_WERROR=ON \
   -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 "$@" >/dev/null

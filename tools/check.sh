@@ -11,8 +11,8 @@ echo "== build (warnings are errors)"
 "$root/tools/build.sh"
 
 echo "== tests with AddressSanitizer + UBSan in the code outside SMPI, and libFuzzer on every reader"
-# Built with clang, whose libFuzzer makes each reader's fuzz target a test too (README "Bad input and
-# fuzzing"); the same build serves the sanitized tests, so the suite builds twice, not three times.
+# Built with clang, whose libFuzzer makes each reader's fuzz target a test too (docs/testing.md, "Bad input" and
+# "Fuzzing"); the same build serves the sanitized tests, so the suite builds twice, not three times.
 # The rank programs (never sanitized: they run inside SimGrid) are the normal build's.
 CC=clang CXX=clang++ RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build.sh" \
   -DRINGSIM_SANITIZE=ON -DRINGSIM_FUZZ=ON -DRINGSIM_WITH_OPENMPI=OFF -DRINGSIM_RANK_PROGRAMS_FROM="$root/build" \
@@ -20,7 +20,7 @@ CC=clang CXX=clang++ RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build
 # Every test but those whose time goes to SimGrid and to the rank program, neither of them sanitized:
 # the whole-program simulation tests are not even built here (RINGSIM_WHOLE_PROGRAM_TESTS=OFF), and the
 # page rendered in Chromium and the Slurm array are left out. They run in the normal pass below; here
-# they would only lengthen the suite (README "Layout", what check.sh runs).
+# they would only lengthen the suite (docs/testing.md, "Running the tests").
 unsanitized="^(report:|sweep: a Slurm)"
 (cd "$root/build-sanitize" && ctest -j "$jobs" --output-on-failure --no-tests=error -E "$unsanitized")
 

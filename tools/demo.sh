@@ -8,4 +8,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 echo
 "$root/build/ringsim" run "$root/scenarios/locality-4-2-2-vs-4-3-1.json" --json "$root/build/locality-results.json"
 echo
-echo "Results JSON: build/locality-results.json. The findings above answer the question; README, \"Reading the flagship result\", explains how."
+echo "Results JSON: build/locality-results.json. The findings above answer the question; docs/tutorial.md, \"Reading the flagship result\", explains how."

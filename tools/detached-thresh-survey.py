@@ -10,7 +10,7 @@ every simulated time is byte-identical.
 
 usage: tools/detached-thresh-survey.py [--ringsim build/ringsim] [--jobs 2] [--keep DIR]
 Measured (SimGrid 3.32): every algorithm finishes with #wrong = 0, and the simulated time differs in
-59 to 68 of each algorithm's 72 cases (every case with a message below 64 KiB); README, "Speed".
+59 to 68 of each algorithm's 72 cases (every case with a message below 64 KiB); docs/engines.md, "Speed: SMPI's levers".
 """
 import argparse
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing (libFuzzer, ASan + UBSan) of every reader ringsim has: README "Fuzzing".
+# Coverage-guided fuzzing (libFuzzer, ASan + UBSan) of every reader ringsim has: docs/testing.md, "Fuzzing".
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
 #   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb

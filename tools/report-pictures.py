@@ -5,7 +5,7 @@ usage: tools/report-pictures.py REPORT.html OUTDIR [--width 900] [--height 520 (
 
 Writes OUTDIR/<plot id>.png (e.g. plot-time-vs-ranks.png) for each plot the page drew. The page is
 copied with a script appended that waits for the plots, calls Plotly.toImage on each and writes the
-images into the DOM, which Chromium's --dump-dom prints. Used to make the README's pictures.
+images into the DOM, which Chromium's --dump-dom prints. Used to make the pictures of docs/tutorial.md.
 """
 import argparse
 import base64

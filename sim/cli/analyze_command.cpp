@@ -27,11 +27,11 @@ for each size:
   2(N-1) * max over ring edges of (route latency + S/N * ring edges on its busiest link / bandwidth)
   + (N-1) reductions of S/N/4 flops
 which is what the simulation gives on the ideal model (network CM02, no cross traffic, factors none).
-A model file's process_stack, nic_sharing and background (README, "Model settings") reshape the links
+A model file's process_stack, nic_sharing and background (docs/scenario-format.md) reshape the links
 as in ringsim run; a process stack appears as a link of its own, "<host>-stack". A hand-written SimGrid
 XML platform is analyzed on the routes SimGrid itself computes (nodes and slots as ringsim run sees them).
 
-With a model key "nccl" (README, "Model settings") on a compact topology, a second prediction follows:
+With a model key "nccl" (docs/scenario-format.md) on a compact topology, a second prediction follows:
 NCCL's own time model of its ring (nccl_ring) for that version, with the protocol NCCL would choose.
 
 --order optimized searches the rank order that minimises the predicted time at the largest size

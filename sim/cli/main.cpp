@@ -28,8 +28,8 @@ commands:
   sweep ACTION ...          plan, run (here or as a Slurm job array), status, merge: many cases from one sweep file
 
 Exit status: 0 success, 1 a check failed (wrong results, a failed simulation) or a write failed,
-2 bad input or usage, 130 / 143 interrupted by SIGINT / SIGTERM (nothing left behind: README).
-See README.md for the scenario, topology and results formats.
+2 bad input or usage, 130 / 143 interrupted by SIGINT / SIGTERM (nothing left behind: docs/commands.md).
+See docs/ for the scenario, topology and results formats; README.md indexes it.
 )";
 
 using CommandFn = int (*)(int, char**);

@@ -29,7 +29,7 @@ Cases run one after the other, never at once.
                      switch, each NIC shaped with tc to the topology's bandwidth in both directions
                      (split duplex); latency too where the kernel has netem. Needs root, ip, tc, unshare.
                      Everything is torn down afterwards, also on Ctrl-C. The topology must be compact
-                     JSON with NICs of at most 400 Mbit/s (what 2 cores emulate faithfully; see README).
+                     JSON with NICs of at most 400 Mbit/s (what 2 cores emulate faithfully; see docs/measure-and-validate.md).
   --beyond-emulation-limit
                      accept faster NICs anyway (for experiments where the CPU is meant to be the limit)
   --rank-cpu FRACTION

@@ -28,7 +28,7 @@ Last, findings in plain words at the largest size: how much slower each case is 
 the link or rank that limits it (ringsim analyze's embedding of the ring, under each variant's model).
 
 options:
-  --json FILE        also write the results JSON (README "Results"); written atomically
+  --json FILE        also write the results JSON (docs/results-format.md); written atomically
   --out DIR          keep each case's platform, hostfile, smpirun log, report and per-step events in DIR
   --timeline FILE    write every step of every rank (last iteration, simulated clock) as a Chrome trace
                      (open in ui.perfetto.dev or chrome://tracing): one process per case and size

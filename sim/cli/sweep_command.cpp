@@ -1,4 +1,4 @@
-// `ringsim sweep plan|run|status|merge`: a sweep file (README "Sweeps") expanded into cases, run in
+// `ringsim sweep plan|run|status|merge`: a sweep file (docs/sweeps.md) expanded into cases, run in
 // shards locally or as a Slurm job array, each shard's results in its own file, merged into one
 // results JSON that `ringsim report` and `validate` read.
 #include "../analysis/variant_plan.h"
@@ -30,7 +30,7 @@ constexpr const char* kSweepUsage = R"(usage: ringsim sweep plan SWEEP.json [--j
        ringsim sweep status DIR
        ringsim sweep merge DIR -o RESULTS.json
 
-A sweep file (README "Sweeps") is a cartesian product of topologies, placements (listed, or generated:
+A sweep file (docs/sweeps.md) is a cartesian product of topologies, placements (listed, or generated:
 {"every_placement": N}, {"every_subset": K, "ranks_per_node": R}), algorithms, sizes and model variants
 ("variants", "model_axes"). A case is one placement x algorithm under one topology and variant, every
 size simulated in one run, exactly as `ringsim run` simulates it.
@@ -126,7 +126,7 @@ int plan_command(const ParsedArguments& args) {
              jobs == 1 ? "" : "s", format_duration(total));
   fmt::print("basis: per case 0.9 s of start-up + 0.01 s per rank and size + 0.2 s per simulated GiB on the wire\n"
              "       (2 x size x ranks x (iterations + warm-up), summed over sizes), divided over the jobs; measured\n"
-             "       with SMPI on a loaded 2-core machine (README \"Sweeps\"); expect within ~2x\n");
+             "       with SMPI on a loaded 2-core machine (docs/sweeps.md); expect within ~2x\n");
   return 0;
 }
 

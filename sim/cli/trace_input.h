@@ -25,7 +25,7 @@ void print_placement_source(const TraceInput& input, const Scenario& scenario, b
 
 // "Learning the run": a scenario that simulates nccl_ring and names no NCCL version (neither it nor
 // a --model file) takes the version the trace's header printed, which sets NCCL's channel count and
-// protocol choice (README "Model settings"); one stdout line says so. Throws InputError when the
+// protocol choice (docs/scenario-format.md); one stdout line says so. Throws InputError when the
 // trace's version is one the scenario's forced protocol does not exist in.
 void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input);
 

@@ -1,4 +1,4 @@
-// Parsing of the unit spellings every input file uses (see README "Units").
+// Parsing of the unit spellings every input file uses (see docs/scenario-format.md, "Units").
 // Bandwidth, latency and speed follow SimGrid's spelling; sizes follow nccl-tests' -b/-e.
 #pragma once
 

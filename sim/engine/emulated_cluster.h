@@ -11,8 +11,8 @@
 
 namespace ringsim {
 
-// Above this per-NIC rate the 2-core machine, not the shaped link, limits the ring (README,
-// "Emulated cluster", tools/bench-emulation.sh: median/bound 1.11-1.13 up to 400 Mbit/s, 1.23 at
+// Above this per-NIC rate the 2-core machine, not the shaped link, limits the ring
+// (docs/measure-and-validate.md, tools/bench-emulation.sh: median/bound 1.11-1.13 up to 400 Mbit/s, 1.23 at
 // 800, 1.30 at 1600).
 inline constexpr double kEmulationLimitBps = 400e6 / 8;
 

@@ -46,7 +46,7 @@ std::vector<NodeSpec> emulated_nodes(const Scenario& scenario, const Platform& p
     if (node.nic.bandwidth_Bps > kEmulationLimitBps && !beyond_limit)
       throw InputError(fmt::format(
           "{}: node {} has a {:g} Mbit/s NIC, above the {:g} Mbit/s this machine emulates faithfully "
-          "(README, \"Emulated cluster\"); describe slower NICs or pass --beyond-emulation-limit",
+          "(docs/measure-and-validate.md); describe slower NICs or pass --beyond-emulation-limit",
           scenario.topology.string(), node.name, node.nic.bandwidth_Bps * 8 / 1e6, kEmulationLimitBps * 8 / 1e6));
   return all;
 }

@@ -1,4 +1,4 @@
-// One simulated case on the S4U engine: one ringsim-rank-s4u process (README "Execution engines")
+// One simulated case on the S4U engine: one ringsim-rank-s4u process (docs/engines.md)
 // instead of smpirun, with the same platform, hostfile, model settings and rank options.
 #pragma once
 

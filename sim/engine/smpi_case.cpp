@@ -10,7 +10,7 @@ namespace ringsim {
 
 namespace {
 
-// SMPI speed levers (README, "Speed"): on by default only where they cut host work and leave every
+// SMPI speed levers (docs/engines.md, "Speed: SMPI's levers"): on by default only where they cut host work and leave every
 // simulated time unchanged. (smpi/send-is-detached-thresh:0 changes simulated times: not here.)
 
 // A scenario may turn measured computation back on through its raw "simgrid" settings.

@@ -134,7 +134,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
 }
 
 double estimated_case_seconds(int ranks, const std::vector<std::uint64_t>& sizes, int calls_per_size) {
-  // Measured on the 2-core development machine under a load of ~9 (README "Sweeps"): a case of 8 ranks
+  // Measured on a 2-core machine under a load of ~9 (docs/sweeps.md): a case of 8 ranks
   // and one 64 KiB size takes 0.9 s (smpirun, platform library, the rank program's start), 32 ranks
   // 1.1 s; 4 GiB simulated on the wire (8 ranks x 64 MiB, or 32 x 16 MiB, 4 calls) adds 0.7-1.1 s.
   constexpr double kStartupS = 0.9;

@@ -29,7 +29,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
 
 // Rough wall time of one case on one core, for `sweep plan`: a start-up cost, a cost per rank and
 // size, and a cost per simulated byte on the wire (2 x size x ranks per call, calls = iterations +
-// warm-up, each size). Measured on the 2-core development machine (README "Sweeps"); within ~2x.
+// warm-up, each size). Measured on a 2-core machine (docs/sweeps.md); within ~2x.
 double estimated_case_seconds(int ranks, const std::vector<std::uint64_t>& sizes, int calls_per_size);
 
 }  // namespace ringsim

@@ -1,4 +1,4 @@
-// The simulation model of a scenario (README "Model settings") and its translation to SimGrid --cfg.
+// The simulation model of a scenario (docs/scenario-format.md, "Model settings") and its translation to SimGrid --cfg.
 #pragma once
 
 #include "../common/json_input.h"
@@ -15,7 +15,7 @@ namespace ringsim {
 
 // "engine": "auto" runs cases of at least this many ranks on the S4U engine. Below it SMPI is fast
 // enough (a 64 MiB ring: about 1 s at 64 ranks, 4 s at 128), and every golden, the flagship and the
-// tests' small cases stay on SMPI; at 256 ranks SMPI takes ~40 s and the S4U engine ~1 s (README).
+// tests' small cases stay on SMPI; at 256 ranks SMPI takes ~40 s and the S4U engine ~1 s (docs/engines.md).
 inline constexpr int kS4uAutoRanks = 256;
 
 struct ModelSettings {
@@ -50,7 +50,7 @@ struct ModelSettings {
   // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
   std::vector<BackgroundLoad> background;
   // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
-  // actors, README "Execution engines") or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
+  // actors, docs/engines.md) or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
   std::string engine = "auto";
   // "nccl": {"version", "channels", "protocol", "buffsize", "compute_capability"} for nccl_ring
   // (nccl_settings.h); absent = NCCL's defaults (effective_nccl()).

@@ -21,7 +21,7 @@ std::optional<NcclVersion> parse_nccl_version(std::string_view text) {
     auto [after_patch, ec3] = std::from_chars(after_minor + 1, end, patch);
     if (ec3 != std::errc() || after_patch != end) return std::nullopt;
   }
-  // 2.4 chose by thresholds (no time model), 2.5 on by tuning.cc's model (README "Model settings").
+  // 2.4 chose by thresholds (no time model), 2.5 on by tuning.cc's model (docs/scenario-format.md, "NCCL's time model").
   if (version.major != 2 || version.minor < 4 || version.minor > 99) return std::nullopt;
   return version;
 }

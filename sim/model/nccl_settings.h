@@ -1,4 +1,4 @@
-// The model key "nccl" (README "Model settings"): how the nccl_ring algorithm runs NCCL's ring and
+// The model key "nccl" (docs/scenario-format.md, "The `nccl` key"): how the nccl_ring algorithm runs NCCL's ring and
 // which version of NCCL's own time model (sim/analysis/algorithm_costs.h) predicts it. Parsed and
 // validated once here; defaults that depend on the topology (the channel count) are derived by the
 // analysis from the platform, the way NCCL's topology search derives them.

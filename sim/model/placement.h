@@ -1,4 +1,4 @@
-// Placement notation (README "Placements"): "4-3-1" = 4 ranks on the first node, 3 on the second,
+// Placement notation (docs/scenario-format.md, "Placements"): "4-3-1" = 4 ranks on the first node, 3 on the second,
 // 1 on the third. Block order numbers ranks node by node; cyclic deals them round-robin over the
 // nodes that still have room. The ring follows rank order.
 #pragma once

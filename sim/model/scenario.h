@@ -1,4 +1,4 @@
-// A scenario file (README "Scenario format"): one question, one platform, the cases to simulate.
+// A scenario file (docs/scenario-format.md): one question, one platform, the cases to simulate.
 #pragma once
 
 #include "model_settings.h"

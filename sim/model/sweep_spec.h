@@ -1,4 +1,4 @@
-// A sweep file (README "Sweeps"): a cartesian product of topologies, placements (listed or generated),
+// A sweep file (docs/sweeps.md): a cartesian product of topologies, placements (listed or generated),
 // algorithms, sizes and model variants, expanded into the cases `ringsim sweep` runs. Each case is
 // one case of a scenario (placement x algorithm, every size in one run), so a sweep's cases run,
 // and their results read, exactly as `ringsim run`'s do.

@@ -18,7 +18,7 @@ LinkSpec link_of(const json& value) { return {value.at(0).get<double>(), value.a
 json node_json(const NodeSpec& node) {
   json value = {{"name", node.name}, {"gpus", node.gpus}, {"nic", link_json(node.nic)}, {"nics", node.nics},
                 {"intra_kind", static_cast<int>(node.intra_kind)}, {"intra", link_json(node.intra)}, {"gpu_speed", node.gpu_speed_flops}};
-  // Only when it is not the kind's default, so that plans of earlier topologies are unchanged.
+  // Only when it is not the kind's default, so that plans of topologies without it stay byte-identical.
   if (node.intra_ports != (node.intra_kind == IntraKind::nvlink)) value["intra_ports"] = node.intra_ports;
   if (!node.nic_affinity.empty()) value["nic_affinity"] = node.nic_affinity;
   if (node.nic_transport != NicTransport::tcp) value["nic_transport"] = static_cast<int>(node.nic_transport);

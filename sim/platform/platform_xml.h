@@ -20,7 +20,7 @@ namespace ringsim {
 
 // The per-process network stack (model key "process_stack"): every rank's traffic to and from other
 // nodes, both directions, also crosses one link of its own, "<host>-stack". Shared: a rank's send and
-// receive compete for it (the seed report's "a process cannot progress send and receive at once");
+// receive compete for it (the flagship report's "a process cannot progress send and receive at once");
 // split: each direction has the full bandwidth. Traffic inside a node does not cross it.
 struct ProcessStack {
   double nic_ratio = 1;  // bandwidth as a multiple of the node's NIC bandwidth

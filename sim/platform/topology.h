@@ -1,4 +1,4 @@
-// The compact topology model (README "Topology format"): racks of nodes under an optional spine; each
+// The compact topology model (docs/topology-format.md): racks of nodes under an optional spine; each
 // node with GPUs (one rank slot each), one or more NICs into the rack switch (GPU g uses NIC
 // g * nics / gpus, as GPUs sit beside "their" NIC on DGX-class nodes), and an intra-node fabric.
 #pragma once

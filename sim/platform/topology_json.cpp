@@ -1,4 +1,4 @@
-// Compact topology JSON -> Topology. Defaults live here and in README's "Topology format" table.
+// Compact topology JSON -> Topology. Defaults live here and in the table of docs/topology-format.md.
 #include "topology.h"
 
 #include "../common/input_error.h"

@@ -5,8 +5,7 @@
 
 namespace ringsim {
 
-// Plain enum: the values are ints, as MPI's tag arguments are. The numbers are the ones each
-// algorithm used before they were gathered here, so runs are unchanged. Keep them below 2^21 - 1,
+// Plain enum: the values are ints, as MPI's tag arguments are. Keep them below 2^21 - 1,
 // the S4U engine's own barrier tag (sim/engine/s4u/collectives.cpp).
 enum MessageTag : int {
   kRingScatterTag = 0,          // ring_allreduce: scatter-reduce steps

@@ -1,4 +1,4 @@
-// Rank 0's progress through a run, for the launcher to relay on long cases (README "Progress"): where
+// Rank 0's progress through a run, for the launcher to relay on long cases (docs/commands.md, `ringsim run`): where
 // the run is (call k of K, the rank's step in the current call), the simulated clock and the steps
 // per wall-clock second. Rewritten into a small JSON file at most once a second, never through MPI
 // and never with MPI_Wtime, so simulated times cannot change. Steps are the rank's point-to-point

@@ -13,7 +13,7 @@
 
 namespace ringsim {
 
-// What the ranks put on the wire in one call, from their counted sends (README "Results": traffic).
+// What the ranks put on the wire in one call, from their counted sends (docs/results-format.md: traffic).
 // steps: the most point-to-point messages one rank sent.
 struct TrafficSummary {
   std::uint64_t max_rank_sent_bytes = 0;

@@ -74,7 +74,7 @@ nlohmann::json row_json(const ResultRow& row) {
                       {"time_stats", {{"min", row.time_stats.min}, {"median", row.time_stats.median}, {"max", row.time_stats.max}}},
                       {"wrong", row.wrong ? nlohmann::json(*row.wrong) : nlohmann::json()},
                       {"traffic", traffic_json(row.traffic)}};
-  // Only when not SMPI, the engine of every golden, whose JSON stays as it was.
+  // Only when not SMPI, the engine of every golden, whose JSON carries no "engine" key.
   if (row.engine != "smpi") json["engine"] = row.engine;
   if (!row.variant.empty()) json["variant"] = row.variant;
   if (row.closed_form_s) json["closed_form_s"] = *row.closed_form_s;

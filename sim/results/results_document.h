@@ -1,4 +1,4 @@
-// The results JSON of README "Results", written by `ringsim run --json` and `ringsim measure --json`
+// The results JSON of docs/results-format.md, written by `ringsim run --json` and `ringsim measure --json`
 // and read by `ringsim report` and `ringsim validate`: this type is its only writer and reader.
 // Reading ignores keys it does not know (newer writers may add some) and fills what older or
 // hand-written files leave out; writing keeps the files of every golden byte for byte.

@@ -42,7 +42,7 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
 // Simulates SCENARIO's platform and model at GROUPED's placements and sizes (ring only), then
 // compare_with_trace. Nullopt when a case failed; InputError when a placement does not fit.
 // The algorithm a trace is compared with: the scenario's when it names exactly one (e.g. nccl_ring for
-// an nccl-tests trace), else the MPI ring, the seed's question.
+// an nccl-tests trace), else the MPI ring of the flagship question.
 std::string validation_algorithm(const Scenario& scenario);
 
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bad-input catalogue (README "Bad input"): hand-written bad inputs across every command. Each must
+"""The bad-input catalogue (docs/testing.md, "Bad input"): hand-written bad inputs across every command. Each must
 end with exit status 2, exactly one line on stderr (the expected one, with {dir} for the catalogue's
 directory), and no file at the output path the command was given.
 
@@ -40,15 +40,15 @@ CASES = [
      'ringsim: {bad}/zero-gpus.json: /racks/0/nodes/0/gpus: expected an integer from 1 to 4096, found 0'),
     ('run: placement on a missing node', ['run', '{bad}/missing-node-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/missing-node-scenario.json: /placements/0: placement 2-2-2 names 3 nodes but the platform has 2 (topology {bad}/../pair.json)'),
-    ('run: SimGrid XML with an unknown routing (finding: SimGrid aborted ringsim, exit 134, its log line only)',
+    ('run: SimGrid XML with an unknown routing (SimGrid aborts on it: exit 134 and its log line unless loaded in a child)',
      ['run', '{bad}/unknown-routing-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/unknown-routing.xml:5: not a valid SimGrid platform: SimGrid stopped on this platform: Not a valid model!'),
-    ('run: SimGrid XML of an old version (finding: SimGrid\'s message was three lines)',
+    ('run: SimGrid XML of an old version (SimGrid\'s message spans three lines)',
      ['run', '{bad}/old-version-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      "ringsim: {bad}/old-version.xml:3: not a valid SimGrid platform: ******* BIG FAT WARNING ********* You're using an old XML "
      "file. Use simgrid_update_xml to update your file automatically. This program is installed automatically with SimGrid, "
      "or available in the tools/ directory of the source archive."),
-    ('run: SimGrid XML routing through an unknown link (finding: the error had no place)',
+    ('run: SimGrid XML routing through an unknown link (SimGrid\'s error names no place)',
      ['run', '{bad}/unknown-link-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/unknown-link.xml:8: not a valid SimGrid platform: Link not found: m'),
     ('run: a directory as scenario', ['run', '{bad}', '--json', '{out}/r.json'], '{out}/r.json',
@@ -119,13 +119,13 @@ CASES = [
     ('report --timeline: a string where the rank count belongs',
      ['report', '{cli}/../fixtures/report/results.json', '-o', '{out}/r.html', '--timeline', '{bad}/timeline-string-ranks.json'], '{out}/r.html',
      'ringsim: {bad}/timeline-string-ranks.json: /traceEvents/0/args/ranks: expected a rank count (an integer from 1 to 65536), found "4"'),
-    ('report --timeline: a step number too large for an integer (was undefined behaviour)',
+    ('report --timeline: a step number too large for an integer (undefined behaviour if cast)',
      ['report', '{cli}/../fixtures/report/results.json', '-o', '{out}/r.html', '--timeline', '{bad}/timeline-huge-step.json'], '{out}/r.html',
      'ringsim: {bad}/timeline-huge-step.json: /traceEvents/1/args/step: expected a step number (an integer from 0 to 2147483647), found 6.5e+37'),
     ('report --timeline: a ring too large to replay',
      ['report', '{cli}/../fixtures/report/results.json', '-o', '{out}/r.html', '--timeline', '{bad}/timeline-ring-too-large.json'], '{out}/r.html',
      'ringsim: {bad}/timeline-ring-too-large.json: /traceEvents/0/args/ranks: the ring case best to draw has 128 ranks; the step-by-step picture replays rings of at most 64'),
-    ('report --timeline: not a Chrome trace (the error had no place)',
+    ('report --timeline: not a Chrome trace',
      ['report', '{cli}/../fixtures/report/results.json', '-o', '{out}/r.html', '--timeline', '{bad}/timeline-no-events.json'], '{out}/r.html',
      'ringsim: {bad}/timeline-no-events.json: /traceEvents: not a timeline (expected a Chrome trace with "traceEvents", as `ringsim run --timeline FILE` writes)'),
     ('measure: missing hostfile', ['measure', '{bad}/scenario-8.json', '--hostfile', '{bad}/no-such-hosts', '--json', '{out}/m.json'], '{out}/m.json',

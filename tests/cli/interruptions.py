@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interruptions and failing writes (README "Interruptions and failing writes").
+"""Interruptions and failing writes (docs/commands.md and docs/testing.md, "Interruptions and failing writes").
 
 SIGINT and SIGTERM sent to `ringsim run`, `validate` and `measure --hostfile` (localhost, Open MPI) at
 three moments: early (its temporary directory just made, before any simulation), middle (a child of it

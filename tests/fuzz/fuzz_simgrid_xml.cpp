@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ringsim::fuzz::write_input(file, data, size);
   const ringsim::ChildLoad load = ringsim::load_simgrid_xml_in_child(file);
   // By its exit status, not its output: SimGrid echoes the input in its messages, and libFuzzer soon
-  // learns to write "ERROR: LeakSanitizer" into it (finding 1, a false one, now in the corpus). A
+  // learns to write "ERROR: LeakSanitizer" into it (a false finding, kept in the corpus). A
   // sanitizer report exits 1, a crash by a signal; SimGrid's own abort is what ringsim turns into a line.
   if (load.outcome == ringsim::ChildLoad::Outcome::died && load.exit_status != ringsim::kSimgridAborted)
     ringsim::fuzz::finding("the loading child crashed or a sanitizer stopped it (not SimGrid's abort)", load.log);

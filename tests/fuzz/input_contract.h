@@ -1,4 +1,4 @@
-// The contract every fuzz target checks (README "Bad input"): a reader given any bytes either returns a
+// The contract every fuzz target checks (docs/testing.md, "Bad input"): a reader given any bytes either returns a
 // typed value or throws InputError whose one-line message starts with the file's name and a place
 // after it ("FILE:LINE: ..." or "FILE: /json/path: ..."). Anything else (a crash, a sanitizer report,
 // another exception, an error without a location) is a finding: the target aborts, libFuzzer saves it.

@@ -8,9 +8,9 @@ layer first. A file belongs to the layer of the longest listed folder that holds
   - a quoted #include does not name a file relative to the including file (the tree's style; an
     include the check cannot resolve is one it cannot judge),
   - a file includes a file of a higher layer,
-  - a listed folder does not exist, or (with --readme) README's Layout table and the layers disagree:
-    every layer must have a row, every row's folder must exist, every folder holding sources must have
-    a row of its own or its parent's.
+  - a listed folder does not exist, or (with --layout) the folder table of docs/layout.md and the layers
+    disagree: every layer must have a row, every row's folder must exist, every folder holding sources
+    must have a row of its own or its parent's.
 --self-test runs the check on small generated trees, one per rule, and fails unless each is caught.
 """
 
@@ -19,7 +19,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "style"))
+from tree_cases import run_cases  # noqa: E402  (the shared self-test runner of the tree checks)
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc")
 QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -92,60 +95,55 @@ def include_problems(root, files, layers):
     return problems
 
 
-def readme_layout_folders(readme_path):
-    """Folders named in the first column of README's Layout table."""
+def layout_folders(layout_path):
+    """Folders named in the first column of the layout's folder table (the table headed `| folder |`)."""
     folders, inside = [], False
-    with open(readme_path, encoding="utf-8") as text:
+    with open(layout_path, encoding="utf-8") as text:
         for line in text:
-            if line.startswith("## "):
-                inside = line.strip() == "## Layout"
-            elif inside:
+            if not inside:
+                inside = line.startswith("| folder |")
+            elif not line.startswith("|"):
+                break
+            else:
                 match = LAYOUT_ROW_FOLDER.match(line)
                 if match:
                     folders.append(match.group(1).rstrip("/"))
     return folders
 
 
-def layout_problems(root, files, layers, readme_path):
+def layout_problems(root, files, layers, layout_path):
     problems = []
-    rows = readme_layout_folders(readme_path)
+    rows = layout_folders(layout_path)
     for folder in layers:
         if folder not in rows:
-            problems.append(f"{readme_path}: Layout has no row for the layer {folder}/")
+            problems.append(f"{layout_path}: the folder table has no row for the layer {folder}/")
     for folder in rows:
         if not os.path.isdir(os.path.join(root, folder)):
-            problems.append(f"{readme_path}: Layout names {folder}/, which does not exist")
+            problems.append(f"{layout_path}: the folder table names {folder}/, which does not exist")
     source_folders = {os.path.dirname(f) for f in files if f.endswith(SOURCE_SUFFIXES)}
     for folder in sorted(source_folders - {""}):
         parts = folder.split("/")
         if not any("/".join(parts[:n]) in rows for n in range(1, len(parts) + 1)):
-            problems.append(f"{readme_path}: Layout has no row for {folder}/ or a folder above it")
+            problems.append(f"{layout_path}: the folder table has no row for {folder}/ or a folder above it")
     return problems
 
 
-def check(root, architecture, readme, use_git=True):
+def check(root, architecture, layout, use_git=True):
     layers = read_layers(architecture)
     problems = [f"{architecture}: the layer {folder}/ does not exist" for folder in layers
                 if not os.path.isdir(os.path.join(root, folder))]
     files = tree_files(root, use_git)
     problems += include_problems(root, files, layers)
-    if readme:
-        problems += layout_problems(root, files, layers, readme)
+    if layout:
+        problems += layout_problems(root, files, layers, layout)
     return problems
-
-
-def write_tree(root, files):
-    for path, text in files.items():
-        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
-        with open(os.path.join(root, path), "w", encoding="utf-8") as out:
-            out.write(text)
 
 
 def self_test():
     """Each rule on a tree of its own: the sound tree passes, each broken one fails with its line."""
     architecture = "# A\n\n```layers\nlow   the lower layer\nhigh  the higher layer\n```\n"
-    readme = "# R\n\n## Layout\n\n| folder | holds |\n|---|---|\n| `low/` | x |\n| `high/` | y |\n\n## Next\n"
-    sound = {"ARCHITECTURE.md": architecture, "README.md": readme, "low/base.h": "#pragma once\n",
+    layout = "# L\n\n## Folders\n\n| folder | holds |\n|---|---|\n| `low/` | x |\n| `high/` | y |\n\n| `other/` | z |\n"
+    sound = {"ARCHITECTURE.md": architecture, "docs/layout.md": layout, "low/base.h": "#pragma once\n",
              "high/user.cpp": '#include "../low/base.h"\n#include <vector>\n'}
     cases = [
         ("sound tree", {}, None),
@@ -153,34 +151,25 @@ def self_test():
                             "high/user.h": "#pragma once\n"}, "low includes high/user.h, of the higher layer high"),
         ("code in no layer", {"data/reader.cpp": "int x;\n"}, "data/reader.cpp: C++ file in no layer"),
         ("unresolved include", {"high/user.cpp": '#include "base.h"\n'}, 'names no file of the tree'),
-        ("layer missing from README", {"README.md": readme.replace("| `high/` | y |\n", "")},
-         "Layout has no row for the layer high/"),
-        ("README row without folder", {"README.md": readme.replace("| `high/` | y |\n", "| `high/` | y |\n| `gone/` | z |\n")},
-         "Layout names gone/, which does not exist"),
+        ("layer missing from the layout", {"docs/layout.md": layout.replace("| `high/` | y |\n", "")},
+         "the folder table has no row for the layer high/"),
+        ("layout row without folder", {"docs/layout.md": layout.replace("| `high/` | y |\n", "| `high/` | y |\n| `gone/` | z |\n")},
+         "the folder table names gone/, which does not exist"),
     ]
-    failures = 0
-    for name, changes, expected in cases:
-        with tempfile.TemporaryDirectory() as root:
-            write_tree(root, {**sound, **changes})
-            problems = check(root, os.path.join(root, "ARCHITECTURE.md"), os.path.join(root, "README.md"),
-                             use_git=False)
-        caught = any(expected in p for p in problems) if expected else not problems
-        print(f"{'ok' if caught else 'FAILED'}: {name}: {problems or 'no problem found'}")
-        failures += not caught
-    return 1 if failures else 0
-
+    return run_cases(sound, cases, lambda root: check(root, os.path.join(root, "ARCHITECTURE.md"),
+                                                     os.path.join(root, "docs", "layout.md"), use_git=False))
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", help="the tree (default: the repository holding this script)")
-    parser.add_argument("--readme", action="store_true", help="also check README's Layout table")
+    parser.add_argument("--layout", action="store_true", help="also check the folder table of docs/layout.md")
     parser.add_argument("--self-test", action="store_true", help="check the checker on generated trees")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
     root = args.root or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     problems = check(root, os.path.join(root, "ARCHITECTURE.md"),
-                     os.path.join(root, "README.md") if args.readme else None)
+                     os.path.join(root, "docs", "layout.md") if args.layout else None)
     for problem in problems:
         print(problem)
     if problems:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The routes of one topology under one model, three ways, must be equal link by link (names, directions,
-# order) with equal latencies: SimGrid on the generated XML (the platform as it always was), SimGrid on
+# order) with equal latencies: SimGrid on the generated XML (every node pair routed), SimGrid on
 # the platform library (star-routed racks, what simulations load), and the platform plan (what the
 # analysis reads).
 # usage: routes_match.sh RINGSIM ROUTE_DUMP PLATFORM_LIBRARY TOPOLOGY.json 'MODEL JSON'

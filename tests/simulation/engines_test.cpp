@@ -1,4 +1,4 @@
-// The S4U engine (README "Execution engines") against SMPI: the same rank program, the same
+// The S4U engine (docs/engines.md) against SMPI: the same rank program, the same
 // platform and model, so the same simulated times — within 0.1% on the ideal model and 1% on the
 // default one — and exact sums. Each case runs both engines through `ringsim run`.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN

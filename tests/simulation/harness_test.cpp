@@ -1,7 +1,7 @@
 // The rank program's harness (sim/rank/rank_main.cpp), whole-program:
 // - its own messages: outside the timed calls it may send O(N) messages per timed call and per size
-//   (a barrier and reductions), never a collective whose cost grows faster (issue 10: a start-up
-//   MPI_Allgather of processor names made 256 ranks 8x slower). Counted under SMPI with the rank
+//   (a barrier and reductions), never a collective whose cost grows faster (a start-up
+//   MPI_Allgather of processor names would make 256 ranks 8x slower). Counted under SMPI with the rank
 //   program's --count-messages hook: every message the network model carries, those inside MPI
 //   collectives included; the algorithm's own messages are known from its schedule.
 // - rank 0's progress: `ringsim run` relays it for long cases, and --quiet silences it.

@@ -1,4 +1,4 @@
-// The seed's rack (3 nodes x 4 slots, 10 GbE): the topology most whole-program tests run on.
+// The flagship report's rack, topologies/seed-rack.json (3 nodes x 4 slots, 10 GbE): the topology most whole-program tests run on.
 #pragma once
 
 #include <string>

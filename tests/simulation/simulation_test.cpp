@@ -1,5 +1,5 @@
 // Whole-program tests: `ringsim` runs real SMPI simulations and its numbers are checked against the
-// closed form of the ring and against the mechanisms README explains.
+// closed form of the ring and against the mechanisms docs/tutorial.md explains.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../unit/temp_files.h"
 #include "one_to_seventeen_ranks.h"

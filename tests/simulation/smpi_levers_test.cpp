@@ -1,4 +1,4 @@
-// SMPI's speed levers (README, "Speed") are in effect and change no simulated time: the thread-clock
+// SMPI's speed levers (docs/engines.md, "Speed: SMPI's levers") are in effect and change no simulated time: the thread-clock
 // preload (sim/engine/smpi_speed/) and the detached-send threshold at 0 for the algorithms the launcher
 // applies it to (sim/engine/smpi_case.cpp). Each is compared with a run where its switch turns it
 // off; every other algorithm still finishes and sums exactly with the threshold at 0.

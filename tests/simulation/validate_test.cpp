@@ -134,7 +134,7 @@ TEST_CASE("validate infers an nccl-tests trace's placement from its header when 
 
 namespace {
 
-// Issue 12's judgment on a cluster: calibrate nccl_ring (the NIC's efficiency, in its own ring order) on
+// The judgment on a cluster: calibrate nccl_ring (the NIC's efficiency, in its own ring order) on
 // one nccl-tests run, predict ANOTHER run within 3% from 4 MiB up and 10% over all sizes. The fitted
 // step latency is not applied to nccl_ring; its link latencies are fitted only on latency-bound sizes.
 Prediction check_nccl_ring_prediction(const std::string& scenario, const std::string& calibrate_on, const std::string& other,
@@ -164,7 +164,7 @@ TEST_CASE("nccl_ring calibrated on one 8x4 nccl-tests run predicts the other wit
 }
 
 TEST_CASE("nccl_ring calibrated on one 8x4 IB nccl-tests run predicts the other within 3 percent from 4 MiB") {
-  // 100 Gb/s InfiniBand: 0.446 of the NIC (staging through host memory) carries to the second run. Measured: 1.0% (1.4% before the link latencies were fitted).
+  // 100 Gb/s InfiniBand: 0.446 of the NIC (staging through host memory) carries to the second run. Measured: 1.0% (1.4% with the topology's own link latencies).
   check_nccl_ring_prediction("hkbu-100GbIB-nccl_ring.json", "hkbu-100gib-8x4-auto.txt", "hkbu-100gib-8x4-auto-run2.txt", 0.446);
 }
 

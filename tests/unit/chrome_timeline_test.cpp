@@ -81,7 +81,7 @@ TEST_CASE("timeline: an events value that is not a whole number in its field's r
   const auto line = [](const std::string& values) {
     return R"({"bytes": 8, "fields": ["rank","phase","step","chunk","peer","bytes","start_s","end_s"], "values": [)" + values + "]}";
   };
-  // The casts of these to int or std::uint64_t were undefined behaviour.
+  // Casting these to int or std::uint64_t would be undefined behaviour.
   CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0,6.5e37,1,8,0,1"), "e")) ==
         "e:1: /values/3: chunk 6.5e+37 is not a whole number from -2147483648 to 2147483647");
   CHECK(RINGSIM_ERROR_OF(parse_events_lines(line("0,0,0.5,0,1,8,0,1"), "e")) ==

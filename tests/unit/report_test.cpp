@@ -17,7 +17,7 @@ json entry(const std::string& algorithm, const std::string& placement, int ranks
           {"bytes", bytes},         {"time_s", time_s}, {"busbw_GBps", 1.0}};
 }
 
-// Synthetic results in the schema of README "Results" with traffic counts: ring and a parameter
+// Synthetic results in the schema of docs/results-format.md with traffic counts: ring and a parameter
 // server at N = 4 and 8, two sizes.
 json two_algorithms() {
   json rows = json::array();

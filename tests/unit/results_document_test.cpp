@@ -71,9 +71,9 @@ TEST_CASE("results document: what is written reads back equal, and writes the sa
   CHECK(ResultsDocument::parse(measured.to_json(), "m.json") == measured);
 }
 
-TEST_CASE("results document: the flagship's results JSON of the main branch reads and is written byte for byte") {
-  // tests/fixtures/results/flagship.json: `ringsim run scenarios/locality-4-2-2-vs-4-3-1.json --json`
-  // on main before the results had one reader (the integrator's reference).
+TEST_CASE("results document: the flagship's committed results JSON reads and is written byte for byte") {
+  // tests/fixtures/results/flagship.json: `ringsim run scenarios/locality-4-2-2-vs-4-3-1.json --json`,
+  // the reference file the document must read and write again byte for byte.
   const std::filesystem::path file = RINGSIM_SOURCE_DIR "/tests/fixtures/results/flagship.json";
   const ResultsDocument flagship = ResultsDocument::load(file);
   CHECK(flagship.kind == "simulated");

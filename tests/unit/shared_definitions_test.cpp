@@ -1,5 +1,5 @@
-// Definitions that used to be written in several places and now live in one: the median, a case's
-// names, the ring's chunk schedule. The expected strings are what each place printed before.
+// Definitions that live in one place and are used in several: the median, a case's names, the ring's
+// chunk schedule. The expected strings are what each user prints.
 #include "../../sim/common/statistics.h"
 #include "../../sim/rank/ring_schedule.h"
 #include "../../sim/results/case_results.h"

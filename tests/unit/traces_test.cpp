@@ -1,4 +1,4 @@
-// The committed measured traces are valid results files: the schema of README "Results", numbers that
+// The committed measured traces are valid results files: the schema of docs/results-format.md, numbers that
 // agree with their own definitions, and a source block that says how to re-make them.
 #include "../../sim/common/json_input.h"
 #include "../../sim/model/placement.h"

@@ -1,5 +1,5 @@
 // The MPI subset the rank program (sim/rank/) uses, implemented on SimGrid's S4U API so that the same
-// sources run with every rank as an S4U actor (README "Execution engines"). Only this target sees this
+// sources run with every rank as an S4U actor (docs/engines.md). Only this target sees this
 // header: SMPI and Open MPI builds use their own mpi.h.
 #pragma once
 

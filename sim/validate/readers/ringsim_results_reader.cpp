@@ -1,4 +1,4 @@
-// ringsim's own results JSON ("kind": "simulated" or "measured", README "Results"), read by the
+// ringsim's own results JSON ("kind": "simulated" or "measured", docs/results-format.md), read by the
 // results' one reader (sim/results/results_document.h): its ring rows become the trace's points.
 #include "../trace_readers.h"
 
