@@ -313,7 +313,6 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
       NcclNodeFacts& each = facts.nodes.emplace_back();
       each.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
       each.port_bandwidth_Bps = node.intra_ports ? node.intra.bandwidth_Bps : 0;
-      each.rdma = node.nic_transport != NicTransport::tcp;
       for (int k = 0; k < node.nics; ++k) each.nic_links.push_back(nic_link_name(node, k));
       for (int g = 0; g < node.gpus; ++g) {
         each.nic_of_gpu.push_back(nic_of_gpu(node, g));

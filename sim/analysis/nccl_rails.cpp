@@ -34,12 +34,6 @@ std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const Placem
   return rails;
 }
 
-bool nccl_rdma_between(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
-  for (int node : node_of_ranks(placement))
-    if (static_cast<std::size_t>(node) >= facts.nodes.size() || !facts.nodes[static_cast<std::size_t>(node)].rdma) return false;
-  return !facts.nodes.empty();
-}
-
 NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
   NcclRailUse use;
   const std::vector<int> nodes = node_of_ranks(placement);

@@ -15,9 +15,6 @@ namespace ringsim {
 // The NIC beside every rank's GPU (-1: none of its own), in rank order; ranks use a node's GPUs in order.
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement);
 
-// Whether every node PLACEMENT uses carries NCCL's messages over RDMA verbs (NCCL_NET IB).
-bool nccl_rdma_between(const NcclTopologyFacts& facts, const PlacementSpec& placement);
-
 // Where one channel's ring crosses one node's boundary.
 struct NcclChannelNics {
   int channel = 0;

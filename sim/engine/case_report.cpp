@@ -30,7 +30,6 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
     for (int rail : nccl_rail_of_ranks(*scenario.model.nccl_facts, spec.placement)) listed.push_back(rail + 1);
     if (std::any_of(listed.begin(), listed.end(), [](int entry) { return entry != 1; }))
       arguments.insert(arguments.end(), {"--nccl-rails", node_list_text(listed)});
-    if (nccl_rdma_between(*scenario.model.nccl_facts, spec.placement)) arguments.insert(arguments.end(), {"--nccl-net", "IB"});
   }
   return arguments;
 }

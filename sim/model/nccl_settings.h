@@ -49,7 +49,6 @@ struct NcclNodeFacts {
   std::vector<int> nic_of_gpu;       // the NIC each GPU's traffic leaves through
   std::vector<int> nic_beside_gpu;   // the NIC beside each GPU, -1 for none of its own
   double port_bandwidth_Bps = 0;     // each GPU's own port into the node's fabric (NVSwitch); 0: a shared bus
-  bool rdma = false;                 // NCCL's IB transport (InfiniBand or RoCE verbs), else its socket transport
 };
 
 // The facts of a platform NCCL's topology search uses for the ring (per node: slowest of the nodes).

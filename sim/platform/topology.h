@@ -20,8 +20,8 @@ struct LinkSpec {
 // its own full-duplex port into a non-blocking NVSwitch fabric; "fabric" chooses either for any kind.
 enum class IntraKind { pcie, shm, nvlink };
 
-// How the NICs carry NCCL's and MPI's messages: TCP sockets, or RDMA verbs (InfiniBand, RoCE), where a
-// connection has several sends in flight at once (NCCL's net_ib.cc) instead of one byte stream.
+// How the NICs carry messages: TCP sockets or RDMA verbs (InfiniBand, RoCE); under the NCCL network
+// model each NIC carries its transport's payload share of the line rate.
 enum class NicTransport { tcp, ib, roce };
 
 struct NodeSpec {

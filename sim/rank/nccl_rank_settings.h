@@ -12,9 +12,6 @@ struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
   NcclWire protocol = NcclWire::simple;
-  // NCCL's socket transport sends a channel's steps over one byte stream, one after the other; its IB
-  // transport (verbs) has up to NCCL_STEPS sends of a channel in flight (net_ib.cc).
-  bool rdma = false;
 };
 
 }  // namespace ringsim

@@ -5,8 +5,7 @@
 // of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends, ops 1..2N-3 receive, add or
 // copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
 // has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
-// (receives are posted that many steps ahead); over NCCL's socket transport one socket per channel
-// carries its sends one after the other, over its IB transport (verbs) they overlap.
+// (receives are posted that many steps ahead), and as many sends of a channel in flight.
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
@@ -66,7 +65,7 @@ class Channel {
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
-        slots_(kNcclSteps / format_.steps_per_slice), send_window_(ctx.nccl.rdma ? slots_ : 1) {
+        slots_(kNcclSteps / format_.steps_per_slice), send_window_(slots_) {
     plan(share);
     sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
     recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
@@ -95,8 +94,10 @@ class Channel {
       if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return &recvs_[item.recv];
       if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
         return &sends_[item.overwritten_send];
-      // Over sockets the proxy sends a channel's steps one after the other on one stream; over verbs
-      // up to NCCL_STEPS of them are in flight. Either keeps a send within NCCL_STEPS of its slot.
+      // Up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport posts them,
+      // over a socket as one byte stream carries them back to back. Waiting for each send to complete
+      // before the next would charge every step the route's latency, which neither pays (and made the
+      // busbw drop where slices cross SMPI's eager limit).
       if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
         return &sends_[item.send - send_window_];
       if (item.recv >= 0) consume(item);

@@ -33,9 +33,6 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
-  } else if (flag == "--nccl-net") {
-    if (value != "IB" && value != "Socket") return "--nccl-net takes IB or Socket";
-    options.nccl.rdma = value == "IB";
   } else if (flag == "--nccl-rails") {
     std::vector<int> listed;
     if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), listed); !error.empty())

@@ -45,7 +45,6 @@ inline constexpr const char* kRankUsage =
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
     "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-rails LIST]\n"
-    "                    [--nccl-net IB|Socket]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim
