@@ -37,7 +37,7 @@ When the results compare one algorithm across placements or rank orders, the pag
      the ring's bottleneck on hover and in a table;
   ring: each case's ring drawn over the nodes, per variant, the hops that share the busiest link
      direction in red with their count;
-  a. time and bus bandwidth against message size (below), a colour per case.
+  a. time and bus bandwidth against message size, a colour per case; b and c (below) with several N.
 Else it compares algorithms:
   ranking: per number of ranks N (and model variant) every case fastest first at one size, a table of
      the 5 fastest and 5 slowest with the ring's bottleneck each names (with --topology), and a plot;
@@ -183,13 +183,15 @@ int report_command(int argc, char** argv) {
   if (!results.model.is_null()) page.model = results.model.dump(2);
   if (compares_one_algorithm(results)) {
     // One algorithm across placements: the page answers the scenario's question; the algorithms'
-    // teaching panels (against N, the ring step by step) belong to pages that compare algorithms.
+    // teaching panels (the ranking's dots, the ring step by step) belong to pages that compare algorithms.
     page.summary = summary(results, std::nullopt, false);
     const std::uint64_t bytes = largest_common_size(results).value_or(ranked_size);
     page.sections.push_back(answer_section(results, bytes, rings ? &*rings : nullptr, topology.note));
     page.sections.push_back(ring_pictures_section(results, bytes, rings ? &*rings : nullptr, topology.note));
-    const auto sizes = size_sections(results);
-    page.sections.insert(page.sections.end(), sizes.begin(), sizes.end());
+    std::set<int> ranks;
+    for (const auto& row : results.rows) ranks.insert(row.ranks);
+    for (auto sections : {size_sections(results), ranks.size() > 1 ? scaling_sections(results, scaling) : std::vector<ReportSection>{}})
+      page.sections.insert(page.sections.end(), sections.begin(), sections.end());
   } else {
     page.summary = summary(results, scaling, true);
     page.lead.findings_folded = true;

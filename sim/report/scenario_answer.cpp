@@ -16,6 +16,7 @@ namespace {
 using nlohmann::json;
 
 constexpr int kPictureWidth = 482;  // two drawings side by side in the page's column
+constexpr std::size_t kMostDrawnCases = 8;  // a merged sweep's hundreds of cases would bury the page
 
 // The cases of RESULTS in order of first appearance, and for each the row of each variant at BYTES.
 struct AnsweredCase {
@@ -189,7 +190,7 @@ ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_
   const auto cases = answered_cases(results, bytes);
   const auto variants = variant_names(results);
   std::string html;
-  for (std::size_t c = 0; c < cases.size(); ++c) {
+  for (std::size_t c = 0; c < std::min(cases.size(), kMostDrawnCases); ++c) {
     html += fmt::format("<div class=\"ring-case\">\n<h3 style=\"border-left-color:{}\">{}</h3>\n<div class=\"ring-row\">\n",
                         case_colour(c), html_escape(cases[c].name));
     for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -209,6 +210,8 @@ ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_
       "the ranks inside a node, below the boxes between nodes). The red arrows are the hops that share the busiest "
       "link direction: at each of the ring's 2(N−1) steps they split its bandwidth, so the ring runs that many times "
       "slower than one hop alone would. Hover an arrow for the links it crosses.";
+  if (cases.size() > kMostDrawnCases)
+    section.explanation += fmt::format(" The first {} of the {} cases are drawn.", kMostDrawnCases, cases.size());
   section.html = std::move(html);
   return section;
 }
