@@ -22,6 +22,7 @@ table.ranking caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
 table.ranking th, table.ranking td { border-bottom: 1px solid #e6e6e6; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 table.ranking td.number { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.ranking td.skipped { color: #777; font-style: italic; }
+table.ranking td:nth-child(-n+2) { white-space: nowrap; }
 p.question { font-size: 1.12em; margin: 0.4em 0 0.6em; padding: 0.5em 0.8em; background: #f2f6fb; border-left: 4px solid #0072B2; }
 .label { font-weight: 700; color: #0072B2; margin-right: 0.3em; }
 div.answers { margin: 0.5em 0; }
