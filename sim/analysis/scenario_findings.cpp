@@ -9,6 +9,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace ringsim {
 namespace {
@@ -72,7 +73,9 @@ std::string format_duration(double seconds) {
   return seconds >= 1 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.3f} ms", seconds * 1e3);
 }
 
+// A variant's findings start with its name in brackets; the answers across variants start with kAnswer.
 std::string prefix(const VariantRun& run) { return run.name.empty() ? "" : fmt::format("[{}] ", run.name); }
+constexpr std::string_view kAnswer = "Answer, ";
 
 // What explains that OTHER takes RATIO times BASE's time: their bottlenecks, else their traffic.
 std::string explanation(const CaseResult& other, const CaseResult& base, double ratio, TopologyRoutes* routes,
@@ -138,8 +141,8 @@ std::string answer(const std::vector<VariantRun>& runs, std::size_t i, const Clu
     }
   }
   const std::string pair = fmt::format("{} against {}", case_label(runs.front().results[i]), case_label(runs.front().results[reference]));
-  if (slower.empty()) return fmt::format("Answer, {}: not slower under any model ({}).", pair, fmt::join(same, ", "));
-  return fmt::format("Answer, {}: slower under {}{}{}.", pair, fmt::join(slower, ", "),
+  if (slower.empty()) return fmt::format("{}{}: not slower under any model ({}).", kAnswer, pair, fmt::join(same, ", "));
+  return fmt::format("{}{}: slower under {}{}{}.", kAnswer, pair, fmt::join(slower, ", "),
                      same.empty() ? "" : fmt::format(", not under {}", fmt::join(same, ", ")),
                      mechanism ? fmt::format("; the mechanism is {}: {}", mechanism->mechanism, mechanism->description) : "");
 }
@@ -154,6 +157,13 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const Clust
   if (runs.size() > 1)
     for (std::size_t i = 1; i < runs.front().results.size(); ++i) findings.push_back(answer(runs, i, layout, bytes));
   return findings;
+}
+
+FindingParts finding_parts(const std::string& finding) {
+  if (finding.starts_with(kAnswer)) return {"", finding.substr(kAnswer.size()), true};
+  const auto end = finding.find("] ");
+  if (finding.starts_with('[') && end != std::string::npos) return {finding.substr(1, end - 1), finding.substr(end + 2), false};
+  return {"", finding, false};
 }
 
 std::string variant_table(const std::vector<VariantRun>& runs) {

@@ -24,6 +24,16 @@ struct VariantRun {
 // routes: on compact topologies (their routes under each variant's model).
 std::vector<std::string> scenario_findings(const Scenario& scenario, const ClusterLayout& layout, const std::vector<VariantRun>& runs);
 
+// A finding read back (from a results JSON): the variant it is about ("" when it is about none or all),
+// its sentence without the variant's tag (an answer's without "Answer, "), and whether it is an answer:
+// which model makes the difference between two cases.
+struct FindingParts {
+  std::string variant;
+  std::string sentence;
+  bool answer = false;
+};
+FindingParts finding_parts(const std::string& finding);
+
 // With several variants: each case's time per variant and its speed-up over the first variant.
 std::string variant_table(const std::vector<VariantRun>& runs);
 

@@ -6,6 +6,7 @@
 #include "../common/units.h"
 #include "../report/report_page.h"
 #include "../report/ring_bottlenecks.h"
+#include "../report/scenario_answer.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
@@ -13,6 +14,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
@@ -26,7 +30,15 @@ constexpr const char* kReportUsage = R"(usage: ringsim report RESULTS.json -o RE
 
 Writes one self-contained HTML page (Plotly.js inlined: it opens without a network) from a results
 JSON written by `ringsim run --json`, `ringsim sweep merge` or `ringsim measure --json`, and prints
-the ranking of its cases:
+the ranking of its cases. The page opens with the scenario's question and the findings `ringsim run`
+recorded (the answers across variants first, then each variant's).
+When the results compare one algorithm across placements or rank orders, the page answers that question:
+  answer: each case's time over the first case's at the largest size, a panel per model variant, with
+     the ring's bottleneck on hover and in a table;
+  ring: each case's ring drawn over the nodes, per variant, the hops that share the busiest link
+     direction in red with their count;
+  a. time and bus bandwidth against message size, a colour per case; b and c (below) with several N.
+Else it compares algorithms:
   ranking: per number of ranks N (and model variant) every case fastest first at one size, a table of
      the 5 fastest and 5 slowest with the ring's bottleneck each names (with --topology), and a plot;
   a. time and bus bandwidth against message size, a panel per N (and variant) of at most 10 lines: every
@@ -42,7 +54,8 @@ options:
   --size SIZE        message size of the ranking and plots b and c (default: the largest size
                      present for every N)
   --topology FILE    the topology (or SimGrid XML platform) the results were simulated on: names the
-                     bottleneck of each ring case in the ranking, as `ringsim analyze` does
+                     bottleneck of each ring case, as `ringsim analyze` does (default: the topology
+                     the results name, as `ringsim run --json` records it, relative to RESULTS.json)
   --timeline FILE    draw plot d from the steps `ringsim run --timeline FILE` recorded (the ring case
                      with the fewest ranks) instead of the ring's schedule
 
@@ -82,7 +95,41 @@ ChunkMovement chunk_movement(const ResultsDocument& results, const std::optional
   return ring_schedule_movement(best >= 2 && best <= kLargestDrawnRing ? best : kDefaultDrawnRing);
 }
 
-std::string summary(const ResultsDocument& results, std::optional<std::uint64_t> size) {
+// The topology the bottlenecks are named on: --topology, else the one the results name (relative to
+// their file); NOTE says which, or how to give one.
+struct ReportTopology {
+  std::optional<std::string> file;
+  std::string note;
+};
+
+ReportTopology topology_of(const ResultsDocument& results, const std::string& results_file,
+                           const std::optional<std::string>& option) {
+  if (option) return {option, fmt::format("Bottlenecks: the ring's embedding in {} (ringsim analyze).", *option)};
+  if (results.topology.empty()) return {std::nullopt, "Give --topology TOPOLOGY.json to name each ring's bottleneck."};
+  const std::filesystem::path recorded(results.topology);
+  const std::string file = recorded.is_absolute() ? recorded.string()
+                                                  : (std::filesystem::path(results_file).parent_path() / recorded).lexically_normal().string();
+  if (!std::filesystem::exists(file))
+    return {std::nullopt, fmt::format("The results name the topology {}, which is not at {}: give --topology TOPOLOGY.json "
+                                      "to name each ring's bottleneck.",
+                                      results.topology, file)};
+  return {file, fmt::format("Bottlenecks: the ring's embedding in {}, the topology the results name (ringsim analyze).",
+                            std::filesystem::path(file).filename().string())};
+}
+
+// The largest size every case was simulated at (the findings' size), when there is one.
+std::optional<std::uint64_t> largest_common_size(const ResultsDocument& results) {
+  std::map<std::string, std::set<std::uint64_t>> sizes_of_case;
+  for (const auto& row : results.rows) sizes_of_case[case_label(row)].insert(row.bytes);
+  std::optional<std::uint64_t> largest;
+  for (auto bytes : sizes_of_case.begin()->second) {
+    const bool everywhere = std::all_of(sizes_of_case.begin(), sizes_of_case.end(), [&](const auto& c) { return c.second.contains(bytes); });
+    if (everywhere) largest = bytes;
+  }
+  return largest;
+}
+
+std::string summary(const ResultsDocument& results, std::optional<std::uint64_t> size, bool teaching) {
   std::set<std::string> algorithms, cases;
   std::set<int> ranks;
   std::set<std::uint64_t> sizes;
@@ -93,12 +140,13 @@ std::string summary(const ResultsDocument& results, std::optional<std::uint64_t>
   std::string ranks_text, sizes_text;
   for (int n : ranks) ranks_text += (ranks_text.empty() ? "" : ", ") + std::to_string(n);
   for (auto bytes : sizes) sizes_text += (sizes_text.empty() ? "" : ", ") + format_bytes(bytes);
-  return fmt::format("{} results ({}): {} {} over {} {}, N = {} ranks, sizes {}.{} Allreduce algorithms side by "
-                     "side: what each costs as the message and the number of ranks grow, how many bytes each "
-                     "rank moves, and why the ring is bandwidth-optimal.",
-                     results.rows.size(), results.kind, cases.size(), cases.size() == 1 ? "case" : "cases",
-                     algorithms.size(), algorithms.size() == 1 ? "algorithm" : "algorithms", ranks_text, sizes_text,
-                     size ? fmt::format(" Plots against N are at S = {}.", format_bytes(*size)) : "");
+  const std::string counts = fmt::format("{} results ({}): {} {} over {} {}, N = {} ranks, sizes {}.", results.rows.size(),
+                                         results.kind, cases.size(), cases.size() == 1 ? "case" : "cases", algorithms.size(),
+                                         algorithms.size() == 1 ? "algorithm" : "algorithms", ranks_text, sizes_text);
+  if (!teaching) return counts;
+  return fmt::format("{}{} Allreduce algorithms side by side: what each costs as the message and the number of ranks grow, "
+                     "how many bytes each rank moves, and why the ring is bandwidth-optimal.",
+                     counts, size ? fmt::format(" Plots against N are at S = {}.", format_bytes(*size)) : "");
 }
 
 }  // namespace
@@ -122,23 +170,37 @@ int report_command(int argc, char** argv) {
   const ChunkMovement movement = chunk_movement(results, args.value("--timeline"));
   const std::string library = read_plotting_library();
 
-  const std::string bottleneck_note =
-      args.value("--topology")
-          ? fmt::format("Bottlenecks: the ring's embedding in {} (ringsim analyze).", *args.value("--topology"))
-          : "Give --topology TOPOLOGY.json to name each ring's bottleneck.";
-  const BottleneckNamer namer =
-      args.value("--topology") ? ring_bottleneck_namer(*args.value("--topology"), results, file) : BottleneckNamer{};
-  const auto ranking = rank_cases(results, scaling.value_or(results.rows.back().bytes), namer);
+  const auto topology = topology_of(results, file, args.value("--topology"));
+  std::optional<RingCases> rings;
+  if (topology.file) rings.emplace(*topology.file, results, file);
+  const BottleneckNamer namer = rings ? ring_bottleneck_namer(*rings) : BottleneckNamer{};
+  const std::uint64_t ranked_size = scaling.value_or(results.rows.back().bytes);
+  const auto ranking = rank_cases(results, ranked_size, namer);
 
   ReportPage page;
   page.title = results.scenario.empty() ? "ringsim report" : fmt::format("ringsim report: {}", results.scenario);
-  page.summary = summary(results, scaling);
+  page.lead = report_lead(results);
   if (!results.model.is_null()) page.model = results.model.dump(2);
-  page.sections.push_back(ranking_section(ranking, bottleneck_note));
-  for (auto sections : {size_sections(results), scaling_sections(results, scaling), movement_sections(movement)})
-    page.sections.insert(page.sections.end(), sections.begin(), sections.end());
+  if (compares_one_algorithm(results)) {
+    // One algorithm across placements: the page answers the scenario's question; the algorithms'
+    // teaching panels (the ranking's dots, the ring step by step) belong to pages that compare algorithms.
+    page.summary = summary(results, std::nullopt, false);
+    const std::uint64_t bytes = largest_common_size(results).value_or(ranked_size);
+    page.sections.push_back(answer_section(results, bytes, rings ? &*rings : nullptr, topology.note));
+    page.sections.push_back(ring_pictures_section(results, bytes, rings ? &*rings : nullptr, topology.note));
+    std::set<int> ranks;
+    for (const auto& row : results.rows) ranks.insert(row.ranks);
+    for (auto sections : {size_sections(results), ranks.size() > 1 ? scaling_sections(results, scaling) : std::vector<ReportSection>{}})
+      page.sections.insert(page.sections.end(), sections.begin(), sections.end());
+  } else {
+    page.summary = summary(results, scaling, true);
+    page.lead.findings_folded = true;
+    page.sections.push_back(ranking_section(ranking, topology.note));
+    for (auto sections : {size_sections(results), scaling_sections(results, scaling), movement_sections(movement)})
+      page.sections.insert(page.sections.end(), sections.begin(), sections.end());
+  }
   write_file_atomically(*output, report_html(page, library));
-  if (compares_placements(ranking)) std::fputs(ranking_text(ranking, bottleneck_note).c_str(), stdout);
+  if (compares_placements(ranking)) std::fputs(ranking_text(ranking, topology.note).c_str(), stdout);
   fmt::print("ringsim report: wrote {} ({} plots)\n", *output,
              std::count_if(page.sections.begin(), page.sections.end(), [](const auto& s) { return s.figure.has_value(); }));
   return 0;

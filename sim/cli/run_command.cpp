@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -39,11 +40,22 @@ options:
 algorithms:
 )";
 
-// The results JSON: one variant's rows with its model, or every variant's rows tagged with its name.
-ResultsDocument run_document(const Scenario& scenario, const RunResults& run) {
+// The topology as the results file at JSON reaches it: relative to its folder, so that both can move together.
+std::string topology_from(const std::filesystem::path& json, const std::filesystem::path& topology) {
+  const auto folder = std::filesystem::absolute(json).parent_path();
+  const auto relative = std::filesystem::weakly_canonical(std::filesystem::absolute(topology)).lexically_relative(
+      std::filesystem::weakly_canonical(folder));
+  return relative.empty() ? std::filesystem::absolute(topology).string() : relative.generic_string();
+}
+
+// The results JSON: one variant's rows with its model, or every variant's rows tagged with its name;
+// the scenario's question and topology, so that `ringsim report` can answer the one on the other.
+ResultsDocument run_document(const Scenario& scenario, const RunResults& run, const std::filesystem::path& json) {
   ResultsDocument document;
   document.kind = "simulated";
   document.scenario = scenario.name;
+  document.question = scenario.question;
+  document.topology = topology_from(json, scenario.topology);
   for (const VariantRun& variant : run.runs) {
     if (variant.name.empty()) document.model = variant.scenario.model.to_json();
     else document.variants.push_back({variant.name, variant.scenario.model.to_json()});
@@ -69,7 +81,7 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
     fmt::print("\n# Findings\n");
     for (const auto& finding : run.findings) fmt::print("- {}\n", finding);
   }
-  if (json) run_document(scenario, run).save(*json);
+  if (json) run_document(scenario, run, *json).save(*json);
   return status;
 }
 

@@ -53,7 +53,7 @@ nlohmann::json ModelSettings::to_json() const {
   if (process_stack)
     json["process_stack"] = {{"nic_ratio", process_stack->nic_ratio},
                              {"sharing", process_stack->shared ? "shared" : "split"},
-                             {"latency_s", process_stack->latency_s}};
+                             {"latency", fmt::format("{:g}us", process_stack->latency_s * 1e6)}};  // as read_model reads it
   if (nic_bandwidth_Bps) json["nic_bandwidth"] = fmt::format("{:g}Bps", *nic_bandwidth_Bps);
   if (nic_latency_s) json["nic_latency"] = fmt::format("{:g}us", *nic_latency_s * 1e6);
   if (nic_efficiency != 1) json["nic_efficiency"] = nic_efficiency;

@@ -243,8 +243,11 @@ ReportSection traffic_vs_ranks(const std::vector<const ResultRow*>& at_size, std
 
 }  // namespace
 
-std::string case_legend_name(const ResultRow& row) {
-  // Rows of ringsim's writer name a known placement and order; anything else is shown as written.
+namespace {
+
+// The row's case named as NAMING names it. Rows of ringsim's writer name a known placement and order;
+// anything else is shown as written.
+std::string row_case_name(const ResultRow& row, CaseNaming naming) {
   const auto counts = parse_rank_counts(row.placement);
   const auto order = parse_rank_order(row.order);
   if (!counts || !order) return fmt::format("{} {} {}", row.placement, row.order, row.algorithm);
@@ -252,8 +255,13 @@ std::string case_legend_name(const ResultRow& row) {
   spec.placement.ranks_per_node = *counts;
   spec.placement.order = *order;
   spec.algorithm = row.algorithm;
-  return case_name(spec, CaseNaming::legend);
+  return case_name(spec, naming);
 }
+
+}  // namespace
+
+std::string case_legend_name(const ResultRow& row) { return row_case_name(row, CaseNaming::legend); }
+std::string case_finding_name(const ResultRow& row) { return row_case_name(row, CaseNaming::finding); }
 
 std::string case_label(const ResultRow& row) {
   const std::string label = fmt::format("{} ({} ranks)", case_legend_name(row), row.ranks);

@@ -16,12 +16,6 @@ using nlohmann::json;
 // Times this close to the previous case's share its position: below the simulation's resolution.
 constexpr double kTieWithin = 1e-3;
 
-std::string format_time(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
-  return fmt::format("{:.1f} µs", seconds * 1e6);
-}
-
 std::string group_title(const RankingGroup& group) {
   return group.variant.empty() ? fmt::format("N = {} ranks", group.ranks)
                                : fmt::format("N = {} ranks, {}", group.ranks, group.variant);
@@ -93,6 +87,12 @@ Panel ranking_panel(const RankingGroup& group) {
 }
 
 }  // namespace
+
+std::string format_time(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.1f} µs", seconds * 1e6);
+}
 
 std::vector<RankingGroup> rank_cases(const ResultsDocument& results, std::uint64_t bytes, const BottleneckNamer& bottleneck_of) {
   std::vector<RankingGroup> groups;

@@ -31,6 +31,9 @@ struct RankingGroup {
   std::vector<RankedCase> cases;  // every case of the group, fastest first
 };
 
+// "12.345 ms": a time as the tables show it.
+std::string format_time(double seconds);
+
 // The bottleneck a row's case names, or "" (not a ring, no topology given).
 using BottleneckNamer = std::function<std::string(const ResultRow&)>;
 

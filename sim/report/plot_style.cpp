@@ -62,6 +62,13 @@ json log_axis(const std::string& title, const json& values, const json& labels, 
 
 }  // namespace
 
+std::string case_colour(std::size_t index) {
+  // Okabe and Ito's colours, distinct for colour-blind readers; then they repeat.
+  static constexpr std::array<const char*, 8> kCaseColours = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                                              "#56B4E9", "#D55E00", "#999933", "#000000"};
+  return kCaseColours[index % kCaseColours.size()];
+}
+
 std::string algorithm_colour(std::string_view algorithm) {
   for (std::size_t i = 0; i < kAlgorithmCatalog.size(); ++i)
     if (kAlgorithmCatalog[i].name == algorithm) return kCatalogColours[i];

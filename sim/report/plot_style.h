@@ -20,6 +20,10 @@ std::string algorithm_colour(std::string_view algorithm);
 // The algorithm's place in the catalog (legends list algorithms in this order); after it for others.
 std::size_t algorithm_rank(std::string_view algorithm);
 
+// The colour of the INDEX-th case (in order of first appearance) where one algorithm is compared
+// across placements, and colour per algorithm would make every case alike.
+std::string case_colour(std::size_t index);
+
 // Marker symbol and dash of the I-th line of one colour in a panel, so that lines of one algorithm
 // stay apart in the legend.
 std::string line_symbol(std::size_t index);

@@ -27,10 +27,13 @@ struct ReportSection {
   std::string explanation;                // shown under the plot (or the reason it is left out)
   std::optional<nlohmann::json> figure;   // nullopt: left out, `explanation` says why
   std::vector<ReportTable> tables = {};   // shown after the explanation
+  std::string html = {};                  // markup the report wrote (SVG drawings), after the tables
 };
 
 // "4-3-1 block ring": the case a row belongs to, as legends and tables name it.
 std::string case_legend_name(const ResultRow& row);
+// "4-3-1 block": the case as the findings of `ringsim run` name it (the ring's name left out).
+std::string case_finding_name(const ResultRow& row);
 // "4-3-1 block ring (8 ranks)", then " [VARIANT]" under a variant.
 std::string case_label(const ResultRow& row);
 

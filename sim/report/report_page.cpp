@@ -22,6 +22,24 @@ table.ranking caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
 table.ranking th, table.ranking td { border-bottom: 1px solid #e6e6e6; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 table.ranking td.number { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 table.ranking td.skipped { color: #777; font-style: italic; }
+table.ranking td:nth-child(-n+2) { white-space: nowrap; }
+p.question { font-size: 1.12em; margin: 0.4em 0 0.6em; padding: 0.5em 0.8em; background: #f2f6fb; border-left: 4px solid #0072B2; }
+.label { font-weight: 700; color: #0072B2; margin-right: 0.3em; }
+div.answers { margin: 0.5em 0; }
+div.answers ul, div.findings ul { margin: 0.2em 0; padding-left: 1.2em; }
+div.answers li { margin: 0.25em 0; }
+div.findings { display: flex; gap: 24px; font-size: 0.86em; color: #333; line-height: 1.4; }
+div.findings > div { flex: 1; }
+div.findings h3 { font-size: 1em; margin: 0.4em 0 0.1em; }
+div.findings li { margin: 0.15em 0; }
+div.ring-case h3 { font-size: 1.05em; margin: 1.2em 0 0.3em; border-left: 6px solid; padding-left: 0.4em; }
+div.ring-row { display: flex; flex-wrap: wrap; gap: 16px; }
+div.ring-row figure { margin: 0; flex: 1; min-width: 300px; }
+div.ring-row figcaption { font-size: 0.85em; color: #333; max-width: 482px; }
+svg.ring text.node { font-size: 12px; font-weight: 600; fill: #444; }
+svg.ring text.rank { text-anchor: middle; fill: #222; }
+svg.ring text.legend { font-size: 12px; }
+svg.ring text.tag { font-size: 11.5px; font-weight: 600; fill: #fff; text-anchor: middle; }
 )";
 
 // Installed before the library so that its own errors (a truncated bundle) are caught too; errors
@@ -42,8 +60,15 @@ window.addEventListener('unhandledrejection', function (e) { window.ringsimError
 // with something in them (a line or marker path for scatter traces, an image for heatmaps).
 constexpr const char* kRenderScript = R"(
 (function () {
-  var status = { done: false, errors: window.ringsimErrors, plots: {} };
+  var status = { done: false, errors: window.ringsimErrors, plots: {}, boxes: {} };
+  function box(element) {
+    var r = element.getBoundingClientRect();
+    return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+  }
   function finish() {
+    document.querySelectorAll('[id^="lead-"]').forEach(function (e) {
+      status.boxes[e.id] = { box: box(e), text: e.textContent };
+    });
     status.done = true;
     document.getElementById('ringsim-render-status').textContent = JSON.stringify(status);
     document.body.setAttribute('data-ringsim-status', 'done');
@@ -53,6 +78,10 @@ constexpr const char* kRenderScript = R"(
     gd.querySelectorAll('g.trace.scatter').forEach(function (g) {
       var marks = g.querySelectorAll('path.js-line, path.point, path.js-fill');
       for (var i = 0; i < marks.length; i++) if ((marks[i].getAttribute('d') || '').length > 2) { count++; return; }
+    });
+    gd.querySelectorAll('g.trace.bars').forEach(function (g) {
+      var bars = g.querySelectorAll('g.point path');
+      for (var i = 0; i < bars.length; i++) if ((bars[i].getAttribute('d') || '').length > 2) { count++; return; }
     });
     gd.querySelectorAll('g.hm image').forEach(function (img) {
       if ((img.getAttribute('href') || img.getAttribute('xlink:href') || '').length > 100) count++;
@@ -66,7 +95,10 @@ constexpr const char* kRenderScript = R"(
         var svg = gd.querySelector('svg.main-svg'), r = gd.getBoundingClientRect();
         status.plots[f.id] = { expected: f.data.length, drawn: drawn(gd),
                                svg: !!svg && svg.getBoundingClientRect().width > 0,
-                               box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height] };
+                               box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height],
+                               xticks: Array.prototype.map.call(gd.querySelectorAll('g.xtick text'), function (t) {
+                                 return { text: t.textContent, box: box(t) };
+                               }) };
       });
     });
     Promise.all(drawings).catch(function (e) { status.errors.push(String(e)); }).then(finish);
@@ -114,6 +146,42 @@ std::string table_html(const ReportTable& table) {
   return html + "</tbody>\n</table>\n";
 }
 
+// The question, the answers and each variant's findings; ids "lead-..." are recorded by the render script.
+std::string lead_html(const ReportLead& lead) {
+  std::string html;
+  if (!lead.question.empty())
+    html += fmt::format("<p class=\"question\" id=\"lead-question\"><span class=\"label\">Question</span>{}</p>\n",
+                        html_escape(lead.question));
+  if (!lead.answers.empty()) {
+    html += "<div class=\"answers\"><span class=\"label\">Answer</span>\n<ul>\n";
+    for (std::size_t i = 0; i < lead.answers.size(); ++i) {
+      // "4-3-1 block against 4-2-2 block: slower under ...": the pair compared in bold.
+      const std::string& answer = lead.answers[i];
+      const auto colon = answer.find(": ");
+      html += colon == std::string::npos
+                  ? fmt::format("<li id=\"lead-answer-{}\">{}</li>\n", i, html_escape(answer))
+                  : fmt::format("<li id=\"lead-answer-{}\"><strong>{}</strong>{}</li>\n", i, html_escape(answer.substr(0, colon)),
+                                html_escape(answer.substr(colon)));
+    }
+    html += "</ul></div>\n";
+  }
+  if (lead.findings.empty()) return html;
+  if (lead.findings_folded) {
+    std::size_t count = 0;
+    for (const FindingGroup& group : lead.findings) count += group.sentences.size();
+    html += fmt::format("<details class=\"findings\"><summary>The findings of ringsim run ({})</summary>\n", count);
+  }
+  html += "<div class=\"findings\">\n";
+  for (std::size_t g = 0; g < lead.findings.size(); ++g) {
+    const FindingGroup& group = lead.findings[g];
+    html += fmt::format("<div id=\"lead-findings-{}\"><h3>{}</h3>\n<ul>\n", g,
+                        group.variant.empty() ? "Findings" : fmt::format("Findings under {}", html_escape(group.variant)));
+    for (const std::string& sentence : group.sentences) html += fmt::format("<li>{}</li>\n", html_escape(sentence));
+    html += "</ul></div>\n";
+  }
+  return html + (lead.findings_folded ? "</div></details>\n" : "</div>\n");
+}
+
 }  // namespace
 
 std::string html_escape(std::string_view text) {
@@ -133,11 +201,15 @@ std::string report_html(const ReportPage& page, std::string_view plotting_librar
   nlohmann::json figures = nlohmann::json::array();
   for (const ReportSection& section : page.sections) {
     body += fmt::format("<section>\n<h2>{}</h2>\n", html_escape(section.title));
-    if (section.figure) {
+    if (!section.figure && !section.html.empty()) {
+      body += fmt::format("<p class=\"explain\" id=\"{}\">{}</p>\n{}", html_escape(section.id), html_escape(section.explanation),
+                          section.html);
+    } else if (section.figure) {
       body += fmt::format("<div class=\"plot\" id=\"{}\"></div>\n<p class=\"explain\">{}</p>\n", html_escape(section.id),
                           html_escape(section.explanation));
       figures.push_back({{"id", section.id}, {"data", section.figure->at("data")}, {"layout", section.figure->at("layout")}});
       for (const ReportTable& table : section.tables) body += table_html(table);
+      body += section.html;
     } else {
       body += fmt::format("<p class=\"omitted\" id=\"{}\">{}</p>\n", html_escape(section.id), html_escape(section.explanation));
     }
@@ -159,7 +231,7 @@ std::string report_html(const ReportPage& page, std::string_view plotting_librar
 <body>
 <main>
 <h1>{title}</h1>
-<p class="summary">{summary}</p>
+{lead}<p class="summary">{summary}</p>
 {model}{body}<footer>Written by <code>ringsim report</code>; plots drawn with Plotly.js, inlined in this file (no network needed).</footer>
 </main>
 <pre id="ringsim-render-status" hidden></pre>
@@ -170,7 +242,7 @@ std::string report_html(const ReportPage& page, std::string_view plotting_librar
 )",
                      fmt::arg("title", html_escape(page.title)), fmt::arg("style", kStyle),
                      fmt::arg("catcher", kErrorCatcher), fmt::arg("library", script_safe(plotting_library)),
-                     fmt::arg("summary", html_escape(page.summary)), fmt::arg("model", model), fmt::arg("body", body),
+                     fmt::arg("lead", lead_html(page.lead)), fmt::arg("summary", html_escape(page.summary)), fmt::arg("model", model), fmt::arg("body", body),
                      fmt::arg("figures", script_safe(figures.dump())), fmt::arg("render", kRenderScript));
 }
 

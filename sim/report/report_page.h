@@ -10,8 +10,23 @@
 
 namespace ringsim {
 
+// The findings of one variant ("" without variants), as `ringsim run` printed them.
+struct FindingGroup {
+  std::string variant;
+  std::vector<std::string> sentences;
+};
+
+// What the page opens with: the scenario's question and its answer in words (each may be empty).
+struct ReportLead {
+  std::string question;
+  std::vector<std::string> answers;   // which model makes each difference (scenarios with variants)
+  std::vector<FindingGroup> findings;
+  bool findings_folded = false;  // shown when unfolded: the page's own plots come first
+};
+
 struct ReportPage {
   std::string title;         // "ringsim report: locality-4-2-2-vs-4-3-1"
+  ReportLead lead;           // shown first
   std::string summary;       // one paragraph under the title (plain text)
   std::string model;         // the model settings, shown verbatim (plain text; may be empty)
   std::vector<ReportSection> sections;

@@ -1,7 +1,6 @@
 #include "ring_bottlenecks.h"
 
 #include "../analysis/placement_analysis.h"
-#include "../analysis/ring_analysis.h"
 #include "../common/input_error.h"
 
 #include <fmt/format.h>
@@ -9,46 +8,60 @@
 #include <memory>
 
 namespace ringsim {
-namespace {
 
-struct NamerState {
+struct RingCases::State {
   Platform platform;
   std::string topology_file, results_file;
   std::map<std::string, ModelSettings> model_of_variant;  // "" without variants
-  std::map<std::string, std::string> named;               // variant, placement, order -> bottleneck
+  std::map<std::string, std::unique_ptr<RingCase>> cases;  // variant, placement, order -> case
 
-  std::string name(const ResultRow& row) {
-    if (row.algorithm != "ring" || row.ranks < 2) return "";
+  const RingCase* of(const ResultRow& row) {
+    if (row.algorithm != "ring" || row.ranks < 2) return nullptr;
     const std::string key = fmt::format("{}\n{}\n{}", row.variant, row.placement, row.order);
-    if (auto it = named.find(key); it != named.end()) return it->second;
+    if (auto it = cases.find(key); it != cases.end()) return it->second.get();
     const auto counts = parse_rank_counts(row.placement);
     const auto order = parse_rank_order(row.order);
     const auto model = model_of_variant.find(row.variant);
-    if (!counts || !order || model == model_of_variant.end()) return named[key] = "";
+    if (!counts || !order || model == model_of_variant.end()) return (cases[key] = nullptr).get();
     PlacementAnalysisRequest request;
     request.placement.ranks_per_node = *counts;
     request.placement.order = *order;
     request.sizes = {row.bytes};
     request.platform_file = topology_file;
     request.model_where = results_file;
-    const PlacementAnalysis analysis = analyze_placement(platform, model->second, request);
-    return named[key] = describe_bottleneck(analysis.ring, analysis.bottleneck, analysis.hosts);
+    PlacementAnalysis analysis = analyze_placement(platform, model->second, request);
+    auto named = std::make_unique<RingCase>();
+    named->description = describe_bottleneck(analysis.ring, analysis.bottleneck, analysis.hosts);
+    named->mechanism = bottleneck_mechanism(analysis.ring, analysis.bottleneck, analysis.hosts);
+    named->hosts = std::move(analysis.hosts);
+    named->ring = std::move(analysis.ring);
+    named->bottleneck = analysis.bottleneck;
+    return (cases[key] = std::move(named)).get();
   }
 };
 
-}  // namespace
-
-BottleneckNamer ring_bottleneck_namer(const std::string& topology_file, const ResultsDocument& results,
-                                      const std::string& results_file) {
-  auto state = std::make_shared<NamerState>(NamerState{load_platform(topology_file), topology_file, results_file, {}, {}});
+RingCases::RingCases(const std::string& topology_file, const ResultsDocument& results, const std::string& results_file)
+    : state_(std::make_shared<State>(State{load_platform(topology_file), topology_file, results_file, {}, {}})) {
   if (results.variants.empty()) {
-    state->model_of_variant[""] =
+    state_->model_of_variant[""] =
         results.model.is_null() ? ModelSettings{} : read_model(results.model, results_file, "/model", ModelSettings{});
   }
   for (std::size_t i = 0; i < results.variants.size(); ++i)
-    state->model_of_variant[results.variants[i].name] =
+    state_->model_of_variant[results.variants[i].name] =
         read_model(results.variants[i].model, results_file, fmt::format("/variants/{}/model", i), ModelSettings{});
-  return [state](const ResultRow& row) { return state->name(row); };
+}
+
+RingCases::~RingCases() = default;
+
+const RingCase* RingCases::of(const ResultRow& row) const { return state_->of(row); }
+const ClusterLayout& RingCases::layout() const { return state_->platform.layout; }
+const std::string& RingCases::topology_file() const { return state_->topology_file; }
+
+BottleneckNamer ring_bottleneck_namer(const RingCases& cases) {
+  return [cases](const ResultRow& row) {
+    const RingCase* ring = cases.of(row);
+    return ring == nullptr ? std::string() : ring->description;
+  };
 }
 
 }  // namespace ringsim

@@ -1,18 +1,46 @@
-// The ring's bottleneck of each case of a results JSON, named as `ringsim analyze` names it: the
-// placement's ring embedded in the topology's routes under the case's model (the results' model, or
-// its variant's). The results do not name their topology, so the user gives it (--topology).
+// The ring of each case of a results JSON embedded in its topology, with the bottleneck named as
+// `ringsim analyze` names it: the placement's ring in the topology's routes under the case's model
+// (the results' model, or its variant's). The topology is the one the results name, or --topology.
 #pragma once
 
+#include "../analysis/ring_analysis.h"
+#include "../platform/cluster_layout.h"
 #include "placement_ranking.h"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace ringsim {
 
-// A namer for rows of RESULTS (read from RESULTS_FILE) on TOPOLOGY_FILE; "" for rows not of the ring.
-// Throws InputError naming the file when the topology cannot be read, a model in the results is not
-// valid, or (when called) a row's placement does not fit the topology.
-BottleneckNamer ring_bottleneck_namer(const std::string& topology_file, const ResultsDocument& results,
-                                      const std::string& results_file);
+// One ring case's embedding under its variant's model.
+struct RingCase {
+  std::vector<std::string> hosts;  // host of each rank, in rank order
+  RingEmbedding ring;
+  Bottleneck bottleneck;
+  std::string description;  // "NIC node0-nic (up): 2 ring edges at 10 Gbit/s"
+  std::string mechanism;    // "NIC sharing"
+};
+
+class RingCases {
+ public:
+  // Throws InputError naming the file when the topology cannot be read or a model in the results
+  // is not valid.
+  RingCases(const std::string& topology_file, const ResultsDocument& results, const std::string& results_file);
+  ~RingCases();
+
+  // The row's case, computed once; null for rows not of the ring. Throws InputError when the row's
+  // placement does not fit the topology.
+  const RingCase* of(const ResultRow& row) const;
+  const ClusterLayout& layout() const;
+  const std::string& topology_file() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+// A namer for rows of the results CASES were made from; "" for rows not of the ring.
+BottleneckNamer ring_bottleneck_namer(const RingCases& cases);
 
 }  // namespace ringsim

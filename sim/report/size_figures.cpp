@@ -3,6 +3,7 @@
 // that spans the others.
 #include "plot_style.h"
 #include "report_figures.h"
+#include "scenario_answer.h"
 
 #include "../common/units.h"
 
@@ -19,9 +20,11 @@ using nlohmann::json;
 // Of a panel with more cases than fit, this many fastest and this many slowest are drawn (and a band).
 constexpr std::size_t kShownAtEachEnd = 4;
 
+constexpr const char* kTimeVsSizeColours[] = {"colour is the algorithm, the same in every plot",
+                                               "colour is the case, as in the chart above"};
 constexpr const char* kTimeVsSize =
     "Median time of the slowest rank per message size (log-log), one panel per number of ranks N (and model "
-    "variant); colour is the algorithm, the same in every plot. Small sizes are latency-bound: the ring's "
+    "variant); {}. Small sizes are latency-bound: the ring's "
     "2(N−1) steps each pay the route's latency, so the lines are flat and close. Large sizes are "
     "bandwidth-bound: time grows in proportion to S, and the vertical gap between two lines is the ratio of "
     "their bottleneck bandwidths.";
@@ -85,10 +88,9 @@ using RowValue = double (*)(const ResultRow&);
 double time_ms(const ResultRow& row) { return row.time_s * 1e3; }
 double busbw(const ResultRow& row) { return row.busbw_GBps; }
 
-json case_trace(const CaseLine& line, RowValue value, std::size_t same_colour_index, bool slow_end) {
+json case_trace(const CaseLine& line, RowValue value, const std::string& colour, std::size_t same_colour_index, bool slow_end) {
   json x = json::array(), y = json::array();
   for (const ResultRow* row : line.rows) x.push_back(row->bytes), y.push_back(value(*row));
-  const std::string colour = algorithm_colour(line.algorithm);
   return {{"type", "scatter"},
           {"mode", "lines+markers"},
           {"name", line.name},
@@ -124,13 +126,19 @@ std::string panel_title(const PanelCases& panel) {
                                : fmt::format("N = {} ranks, {} ({})", panel.ranks, panel.variant, cases);
 }
 
-Panel size_panel(const PanelCases& cases, RowValue value, const json& xaxis, const json& yaxis) {
+// With COLOUR_PER_CASE (one algorithm in the results), a case's colour is its place in the panel.
+Panel size_panel(const PanelCases& cases, RowValue value, const json& xaxis, const json& yaxis, bool colour_per_case) {
   Panel panel{panel_title(cases), json::array(), xaxis, yaxis};
   const auto [drawn, rest] = drawn_and_rest(cases);
   std::map<std::string, std::size_t> lines_of_algorithm;
-  for (std::size_t i = 0; i < drawn.size(); ++i)
-    panel.traces.push_back(case_trace(*drawn[i], value, lines_of_algorithm[drawn[i]->algorithm]++,
-                                      !rest.empty() && i >= kShownAtEachEnd));
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const bool slow_end = !rest.empty() && i >= kShownAtEachEnd;
+    if (colour_per_case)
+      panel.traces.push_back(case_trace(*drawn[i], value, case_colour(drawn[i] - cases.cases.data()), 0, slow_end));
+    else
+      panel.traces.push_back(case_trace(*drawn[i], value, algorithm_colour(drawn[i]->algorithm),
+                                        lines_of_algorithm[drawn[i]->algorithm]++, slow_end));
+  }
   if (!rest.empty()) panel.traces.push_back(band_trace(rest, value));
   return panel;
 }
@@ -156,15 +164,17 @@ std::vector<ReportSection> size_sections(const ResultsDocument& results) {
              std::nullopt}};
   const json xaxis = size_axis(*sizes.begin(), *sizes.rbegin());
   const json busbw_axis = {{"title", {{"text", "busbw (GB/s)"}}}, {"zeroline", false}, {"rangemode", "tozero"}};
+  const bool colour_per_case = compares_one_algorithm(results);
   std::vector<Panel> time_panels, busbw_panels;
   bool selected = false;
   for (const PanelCases& cases : panel_cases(results)) {
-    time_panels.push_back(size_panel(cases, time_ms, xaxis, time_axis_of(cases)));
-    busbw_panels.push_back(size_panel(cases, busbw, xaxis, busbw_axis));
+    time_panels.push_back(size_panel(cases, time_ms, xaxis, time_axis_of(cases), colour_per_case));
+    busbw_panels.push_back(size_panel(cases, busbw, xaxis, busbw_axis, colour_per_case));
     selected = selected || cases.cases.size() > kMaxSeriesPerPanel;
   }
   const std::string selection = selected ? kSelection : "";
-  return {{"plot-time-vs-size", "Time against message size", kTimeVsSize + selection,
+  return {{"plot-time-vs-size", "Time against message size",
+           fmt::format(fmt::runtime(kTimeVsSize), kTimeVsSizeColours[colour_per_case]) + selection,
            stacked_panels("Median time of the slowest rank", time_panels)},
           {"plot-busbw-vs-size", "Bus bandwidth against message size", kBusbwVsSize + selection,
            stacked_panels("Bus bandwidth", busbw_panels)}};

@@ -152,6 +152,9 @@ nlohmann::json ResultsDocument::to_json() const {
   for (const VariantModel& variant : variants) json["variants"].push_back({{"name", variant.name}, {"model", variant.model}});
   if (!source.is_null()) json["source"] = source;
   if (!findings.empty()) json["findings"] = findings;
+  // Absent from files of results not simulated from a scenario (merged sweeps, measurements).
+  if (!question.empty()) json["question"] = question;
+  if (!topology.empty()) json["topology"] = topology;
   return json;
 }
 
@@ -172,6 +175,8 @@ ResultsDocument ResultsDocument::parse(const nlohmann::json& json, const std::st
   };
   document.kind = text("kind", document.kind);
   document.scenario = text("scenario", "");
+  document.question = text("question", "");
+  document.topology = text("topology", "");
   document.model = envelope.raw("model");
   document.source = envelope.raw("source");
   if (json.contains("variants")) {

@@ -59,6 +59,8 @@ struct VariantModel {
 struct ResultsDocument {
   std::string kind = "simulated";  // "simulated" or "measured"
   std::string scenario;            // the scenario's name ("" when absent)
+  std::string question;            // the scenario's question ("" when absent)
+  std::string topology;            // the topology file, relative to the results file ("" when absent)
   nlohmann::json model;            // a scenario without variants: its model settings; else null
   std::vector<VariantModel> variants;  // a scenario with variants: each one's model
   nlohmann::json source;           // measured: where and how (hosts, MPI, commands); else null

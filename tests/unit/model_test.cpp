@@ -144,3 +144,13 @@ TEST_CASE("nic_latency sets every NIC's latency and nothing else, and reads back
   CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"nic_latency": 3})"), "s.json", "/model", ModelSettings{})).find(
             "s.json: /model/nic_latency: ") == 0);
 }
+
+TEST_CASE("model: a process stack as the results JSON records it reads back (ringsim report reads it there)") {
+  ModelSettings model;
+  model.process_stack = ProcessStack{2, false, 5e-6};
+  const ModelSettings read = read_model(model.to_json(), "r.json", "/variants/1/model", ModelSettings{});
+  REQUIRE(read.process_stack);
+  CHECK(read.process_stack->nic_ratio == 2);
+  CHECK_FALSE(read.process_stack->shared);
+  CHECK(read.process_stack->latency_s == doctest::Approx(5e-6));
+}

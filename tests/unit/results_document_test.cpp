@@ -19,6 +19,8 @@ ResultsDocument every_field() {
   ResultsDocument document;
   document.kind = "simulated";
   document.scenario = "round trip";
+  document.question = "Is 4-3-1 slower than 4-2-2?";
+  document.topology = "../topologies/seed-rack.json";
   document.variants = {{"1 Gbps", {{"nic_bandwidth", "1Gbps"}}}, {"10 Gbps", {{"nic_bandwidth", "10Gbps"}}}};
   document.findings = {"4-3-1 block takes 1.50x the time of 4-2-2 block at 64MiB."};
   CaseResult ring{{{{4, 3, 1}, RankOrder::cyclic}, "ring", "s4u"}, 8, {{64u << 20, {0.3, 0.1, 0.2}, 0}}};
@@ -56,6 +58,8 @@ TEST_CASE("results document: what is written reads back equal, and writes the sa
   const nlohmann::json json = written.to_json();
   CHECK(json.at("results")[0].at("engine") == "s4u");
   CHECK_FALSE(json.at("results")[1].contains("engine"));  // SMPI goes unsaid
+  CHECK(json.at("question") == "Is 4-3-1 slower than 4-2-2?");
+  CHECK(json.at("topology") == "../topologies/seed-rack.json");
   CHECK_FALSE(json.contains("model"));
   CHECK_FALSE(json.contains("source"));
   const ResultsDocument read = ResultsDocument::parse(nlohmann::json::parse(json.dump(2)), "r.json");
