@@ -51,7 +51,7 @@ TEST_CASE("a NIC per GPU: channel c enters each node beside NIC c mod k and leav
   CHECK(nccl_search_rails(nodes, rails) == 4);
 }
 
-TEST_CASE("GPUs sharing a NIC pairwise: a channel enters and leaves through the same NIC; GPUs without one stay inside") {
+TEST_CASE("GPUs sharing a NIC pairwise: a channel enters and leaves through the same NIC, GPUs without one stay inside") {
   const std::vector<int> nodes{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, rails{0, 0, 1, 1, -1, 0, 0, 1, 1, -1};
   const Rings rings = nccl_channel_rings(10, nodes, rails, 2);
   CHECK(rings[0] == std::vector<int>{0, 4, 2, 3, 1, 5, 9, 7, 8, 6});

@@ -40,7 +40,7 @@ TEST_CASE("scenario errors name the file and the JSON path") {
               "reduce_bcast, recursive_doubling, rabenseifner, hierarchical, nccl_ring, mpi");
   check_error(R"(, "iterations": 0)", "/iterations: expected an integer from 1 to 100000, found 0");
   check_error(R"(, "model": {"network": "ns3"})",
-              "/model/network: unknown network model \"ns3\"; expected one of SMPI, CM02, LV08, IB");
+              "/model/network: unknown network model \"ns3\"; expected one of SMPI, CM02, LV08, IB, NCCL");
   check_error(R"(, "model": {"factor": "none"})", "/model/factor: unknown key; did you mean \"factors\"?");
   check_error(R"(, "itertions": 3)", "/itertions: unknown key; did you mean \"iterations\"?");
   auto bad_size = dir.write("b.json", R"({"topology": "t.json", "placements": ["2"], "sizes": ["1MiB", "6B"]})");
