@@ -6,6 +6,7 @@
 #include "../model/model_settings.h"
 #include "../model/placement.h"
 #include "algorithm_costs.h"
+#include "nccl_rails.h"
 #include "ring_analysis.h"
 
 #include <cstdint>
@@ -52,6 +53,7 @@ struct PlacementAnalysis {
   // With a model key "nccl" on a compact topology: NCCL's time model of nccl_ring, per requested size.
   std::optional<NcclCase> nccl;
   std::vector<NcclPredictedTime> nccl_predicted;
+  std::optional<NcclRailUse> nccl_rails;  // which NIC carries which channel, on several nodes
 };
 
 // Throws InputError when MODEL does not fit PLATFORM or the placement does not fit its layout.

@@ -10,9 +10,14 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
 #include <filesystem>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
 
 namespace ringsim {
 namespace {
@@ -98,10 +103,19 @@ void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& plac
     // 2.4 chose its protocol by thresholds and had no time model; its times are 2.5's (algorithm_costs.h).
     const bool modelled = nccl->version.at_least(2, 5);
     fmt::print("# NCCL {}.{}'s {} of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
-               "node-contiguous ring whatever the rank order\n",
+               "node-contiguous rings whatever the rank order\n",
                nccl->version.major, nccl->version.minor,
                modelled ? "own model" : "protocol choice (it had no time model: times by 2.5's)", nccl->ranks, nccl->nodes,
                nccl->channels, nccl->search_channels, gbits(nccl->channel_bandwidth_Bps));
+    if (const auto& rails = analysis.nccl_rails) {
+      // Per node, the NICs each channel enters and leaves through (nccl_rails.h).
+      std::map<int, std::vector<std::string>> per_node;
+      for (const NcclChannelNics& c : rails->crossings)
+        per_node[c.node].push_back(fmt::format("ch{} {}>{}", c.channel, c.nic_in, c.nic_out));
+      fmt::print("# NCCL's channels over the NICs (channel: NIC in > NIC out), bus bandwidth {} GB/s, limited by {}\n",
+                 fmt::format("{:.1f}", rails->bus_bandwidth_Bps / 1e9), rails->bottleneck);
+      for (const auto& [node, channels] : per_node) fmt::print("#   node {}: {}\n", node, fmt::join(channels, ", "));
+    }
     fmt::print("#{:>11} {:>9} {:>16} {:>12} {:>12}\n", "size", "protocol", "nccl model(us)", "latency(us)", "busbw(GB/s)");
     for (const NcclPredictedTime& p : analysis.nccl_predicted)
       fmt::print(" {:>11} {:>9} {:>16.2f} {:>12.2f} {:>12.3f}\n", p.bytes, protocol_name(p.prediction.protocol),
@@ -127,6 +141,13 @@ nlohmann::json analysis_json(const PlacementAnalysis& analysis, const PlacementS
     document["nccl_predicted"].push_back({{"bytes", p.bytes}, {"protocol", protocol_name(p.prediction.protocol)},
                                           {"time_s", p.prediction.time_s}, {"latency_s", p.prediction.latency_s},
                                           {"algbw_Bps", p.prediction.algbw_Bps}});
+  if (const auto& rails = analysis.nccl_rails) {
+    nlohmann::json channels = nlohmann::json::array();
+    for (const NcclChannelNics& c : rails->crossings)
+      channels.push_back({{"channel", c.channel}, {"node", c.node}, {"nic_in", c.nic_in}, {"nic_out", c.nic_out}});
+    document["nccl_rails"] = {{"search_channels", rails->search_channels}, {"bus_bandwidth_Bps", rails->bus_bandwidth_Bps},
+                              {"bottleneck", rails->bottleneck}, {"channels", channels}};
+  }
   if (const auto& gain = analysis.optimized)
     document["optimized"] = {{"hosts", analysis.hosts}, {"time_s", gain->time_s}, {"cyclic_time_s", gain->cyclic_time_s},
                              {"block_time_s", gain->block_time_s}, {"bytes", gain->bytes}};

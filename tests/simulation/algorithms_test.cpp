@@ -228,3 +228,46 @@ TEST_CASE("flagship topology: nccl_ring takes as long in cyclic as in block orde
     CHECK(time_of("ring", placement, "cyclic") > 1.9 * time_of("ring", placement, "block"));
   }
 }
+
+namespace {
+
+// NODES nodes of GPUS GPUs on NVSwitch (300 GB/s ports), NICS 400 Gb/s InfiniBand NICs each; AFFINITY:
+// the node group's "nic_affinity" entry, or empty.
+std::string rail_topology(int nodes, int gpus, int nics, const std::string& affinity) {
+  return R"({"name": "rails", "racks": [{"name": "pod", "switch": {"latency": "0.5us"}, "nodes": [{"name": "node", "count": )" +
+         std::to_string(nodes) + R"(, "gpus": )" + std::to_string(gpus) + R"(, "nics": )" + std::to_string(nics) +
+         R"(, "nic_transport": "ib", )" + (affinity.empty() ? "" : R"("nic_affinity": )" + affinity + ", ") +
+         R"("nic": {"bandwidth": "400Gbps", "latency": "1us"}, "intra": {"kind": "nvlink"}}]}]})";
+}
+
+double busbw_of(const nlohmann::json& results, int ranks) {
+  return row_for(results, "nccl_ring", ranks).at("busbw_GBps").get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("rails: a NIC per GPU gives busbw 1 : 2 : 4 : >= 6 at 1, 2, 4, 8 GPUs per node, each NCCL's bus bandwidth") {
+  TempDir dir;
+  const auto topology = dir.write("rails.json", rail_topology(10, 8, 8, ""));
+  const std::string placements = R"(["1x10", "2x10", "4x10", "8x10"])";
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_ring"])", R"(["1GiB"])",
+                                                  R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})", 0));
+  const double one = busbw_of(results, 10);
+  // k ranks beside k NICs of 50 GB/s; at 8 the NVLink ports bind: each carries 14 of 16 channels' hops.
+  CHECK(one == doctest::Approx(50).epsilon(0.02));
+  CHECK(busbw_of(results, 20) == doctest::Approx(100).epsilon(0.02));
+  CHECK(busbw_of(results, 40) == doctest::Approx(200).epsilon(0.02));
+  CHECK(busbw_of(results, 80) == doctest::Approx(300.0 * 16 / 14).epsilon(0.02));
+  CHECK(busbw_of(results, 80) >= 6 * one);
+}
+
+TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per GPU at the same ranks per node") {
+  TempDir dir;
+  const auto own = dir.write("own.json", rail_topology(4, 4, 4, ""));
+  const auto pairwise = dir.write("pairwise.json", rail_topology(4, 4, 2, "[0, 0, 1, 1]"));
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
+  const auto a = run_scenario(dir, scenario(own.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
+  const auto b = run_scenario(dir, scenario(pairwise.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
+  CHECK(busbw_of(a, 16) == doctest::Approx(200).epsilon(0.02));
+  CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
+}

@@ -1,0 +1,113 @@
+// NCCL's channel rings over rails (sim/rank/nccl_channel_rings.h) and the bus bandwidth they give a
+// placement (sim/analysis/nccl_rails.h), against rings and sums worked by hand.
+#include "../../sim/analysis/algorithm_costs.h"
+#include "../../sim/analysis/nccl_rails.h"
+#include "../../sim/rank/nccl_channel_rings.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim;
+
+namespace {
+
+using Rings = std::vector<std::vector<int>>;
+
+// NODES nodes of GPUS GPUs with NIC_OF_GPU beside them, NIC_GBPS each, GPU ports of PORT_GBPS (0: bus).
+NcclTopologyFacts facts_of(int nodes, const std::vector<int>& nic_of_gpu, double nic_GBps, double port_GBps) {
+  NcclTopologyFacts facts;
+  for (int n = 0; n < nodes; ++n) {
+    NcclNodeFacts& node = facts.nodes.emplace_back();
+    node.nic_bandwidth_Bps = nic_GBps * 1e9;
+    node.port_bandwidth_Bps = port_GBps * 1e9;
+    node.nic_beside_gpu = nic_of_gpu;
+    int nics = 0;
+    for (std::size_t g = 0; g < nic_of_gpu.size(); ++g) {
+      node.nic_of_gpu.push_back(nic_of_gpu[g] < 0 ? 0 : nic_of_gpu[g]);
+      nics = std::max(nics, nic_of_gpu[g] + 1);
+      node.port_links.push_back("node" + std::to_string(n) + "-gpu" + std::to_string(g) + "-nvlink");
+    }
+    for (int k = 0; k < nics; ++k) node.nic_links.push_back("node" + std::to_string(n) + "-nic" + std::to_string(k));
+  }
+  return facts;
+}
+
+PlacementSpec block(std::vector<int> ranks_per_node) { return PlacementSpec{std::move(ranks_per_node)}; }
+
+}  // namespace
+
+TEST_CASE("one NIC per node: every channel's ring is node-contiguous in rank order") {
+  const std::vector<int> nodes{0, 1, 0, 1, 2};  // cyclic 2-2-1
+  CHECK(nccl_channel_rings(5, nodes, {}, 2) == Rings{{0, 2, 1, 3, 4}, {0, 2, 1, 3, 4}});
+  CHECK(nccl_search_rails(nodes, {}) == 1);
+}
+
+TEST_CASE("a NIC per GPU: channel c enters each node beside NIC c mod k and leaves beside the NIC before it") {
+  // Two nodes of 4 ranks, rank i of a node beside NIC i.
+  const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1}, rails{0, 1, 2, 3, 0, 1, 2, 3};
+  const Rings rings = nccl_channel_rings(8, nodes, rails, 4);
+  CHECK(rings[0] == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(rings[1] == std::vector<int>{1, 2, 3, 0, 5, 6, 7, 4});
+  CHECK(rings[3] == std::vector<int>{3, 0, 1, 2, 7, 4, 5, 6});
+  CHECK(nccl_search_rails(nodes, rails) == 4);
+}
+
+TEST_CASE("GPUs sharing a NIC pairwise: a channel enters and leaves through the same NIC; GPUs without one stay inside") {
+  const std::vector<int> nodes{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, rails{0, 0, 1, 1, -1, 0, 0, 1, 1, -1};
+  const Rings rings = nccl_channel_rings(10, nodes, rails, 2);
+  CHECK(rings[0] == std::vector<int>{0, 4, 2, 3, 1, 5, 9, 7, 8, 6});
+  CHECK(rings[1] == std::vector<int>{2, 4, 0, 1, 3, 7, 9, 5, 6, 8});
+  CHECK(nccl_search_rails(nodes, rails) == 2);
+}
+
+TEST_CASE("the search finds as many channels on every node as on the node with the fewest NICs beside its ranks") {
+  // 4-2-2 on nodes with a NIC per GPU.
+  CHECK(nccl_search_rails({0, 0, 0, 0, 1, 1, 2, 2}, {0, 1, 2, 3, 0, 1, 0, 1}) == 2);
+}
+
+TEST_CASE("bus bandwidth: k ranks beside k NICs give k NICs' worth, up to the GPUs' NVLink ports") {
+  // 10 nodes, 8 GPUs each beside their own 50 GB/s NIC, 300 GB/s NVSwitch ports; 2 channels per NIC used.
+  const NcclTopologyFacts facts = facts_of(10, {0, 1, 2, 3, 4, 5, 6, 7}, 50, 300);
+  for (int k : {1, 2, 4}) {
+    const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(10, k)), 2 * k);
+    CHECK(use.search_channels == k);
+    CHECK(use.bus_bandwidth_Bps == doctest::Approx(k * 50e9));
+  }
+  // 8 per node: each port carries 14 of 16 channels' hops (the exit GPU sends through its NIC), each
+  // NIC direction 2 of 16: the ports bind at 300 x 16/14.
+  const NcclRailUse eight = nccl_rail_use(facts, block(std::vector<int>(10, 8)), 16);
+  CHECK(eight.bus_bandwidth_Bps == doctest::Approx(300e9 * 16 / 14));
+  CHECK(eight.bottleneck.find("nvlink") != std::string::npos);
+  // Every channel crosses every node once, in beside its NIC and out beside the previous one.
+  CHECK(eight.crossings.size() == 16u * 10u);
+  CHECK(eight.crossings.front().nic_in == 0);
+  CHECK(eight.crossings.front().nic_out == 7);
+}
+
+TEST_CASE("bus bandwidth: GPUs that share NICs pairwise get half of one NIC per GPU at the same ranks per node") {
+  const NcclTopologyFacts own = facts_of(4, {0, 1, 2, 3}, 25, 300);
+  const NcclTopologyFacts shared = facts_of(4, {0, 0, 1, 1}, 25, 300);
+  const double per_gpu = nccl_rail_use(own, block({4, 4, 4, 4}), 8).bus_bandwidth_Bps;
+  const double pairwise = nccl_rail_use(shared, block({4, 4, 4, 4}), 4).bus_bandwidth_Bps;
+  CHECK(per_gpu == doctest::Approx(100e9));
+  CHECK(pairwise == doctest::Approx(per_gpu / 2));
+}
+
+TEST_CASE("NCCL's closed form counts the NICs beside the placement's ranks, not every NIC of the node") {
+  ModelSettings model;
+  model.nccl = NcclSettings{};
+  model.nccl->version = {2, 29};
+  model.nccl_facts = facts_of(10, {0, 1, 2, 3, 4, 5, 6, 7}, 50, 300);
+  const auto one = nccl_case_of(model, block(std::vector<int>(10, 1)));
+  REQUIRE(one);
+  CHECK(one->search_channels == 1);
+  CHECK(one->channels == 2);
+  // The wire alone: 2 x 9/10 x 1 GiB at 50 GB/s = 38.65 ms; NCCL adds its latency.
+  const double t = nccl_ring_time(*one, NcclProtocol::simple, 1ULL << 30).time_s;
+  CHECK(t > 2.0 * 9 / 10 * (1ULL << 30) / 50e9);
+  CHECK(t < 1.01 * 2.0 * 9 / 10 * (1ULL << 30) / 50e9);
+  const auto four = nccl_case_of(model, block(std::vector<int>(10, 4)));
+  REQUIRE(four);
+  CHECK(four->search_channels == 4);
+  CHECK(four->channels == 8);
+  CHECK(four->search_channels * four->channel_bandwidth_Bps == doctest::Approx(200e9));
+}
