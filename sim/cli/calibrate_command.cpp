@@ -74,8 +74,8 @@ void print_latency_fit(const LatencyScaleFit& fit) {
 
 // nccl_ring's latency: the link_latency_scale that its latency-bound sizes measure (into MODEL).
 // Returns false when a simulation failed.
-bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, const RingCalibration& calibration,
-                         nlohmann::json& model) {
+bool calibrate_latencies(const Scenario& scenario, const Platform& platform, const TraceInput& input,
+                         const RingCalibration& calibration, nlohmann::json& model) {
   const auto flat = latency_bound_sizes(input.grouped);
   if (!flat) {
     fmt::print("# link latencies as in the topology: the trace has no latency-bound sizes (>= {} sizes from its "
@@ -86,7 +86,7 @@ bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, cons
   calibrated.model = read_model(model, input.file + " (calibrated model)", "", scenario.model);
   fmt::print(stderr, "ringsim: fitting the link latencies on {} latency-bound sizes (3 simulations)\n", flat->sizes.size());
   std::string why_not;
-  const auto fit = fit_latency_scale(calibrated, load_platform(scenario.topology), *flat, calibration.algorithm, why_not);
+  const auto fit = fit_latency_scale(calibrated, platform, *flat, calibration.algorithm, why_not);
   if (!fit) {
     if (why_not.empty()) return false;
     fmt::print("# link latencies as in the topology: {}\n", why_not);
@@ -126,7 +126,7 @@ int calibrate_command(int argc, char** argv) {
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
-  if (!calibration.nic_latency_s && !calibrate_latencies(scenario, input, calibration, model)) return 1;
+  if (!calibration.nic_latency_s && !calibrate_latencies(scenario, platform, input, calibration, model)) return 1;
   write_file_atomically(*output, model.dump(2) + "\n");
   fmt::print("# wrote {}: apply it with ringsim run|validate SCENARIO --model {}\n", *output, *output);
   return 0;

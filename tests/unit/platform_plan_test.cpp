@@ -90,3 +90,36 @@ TEST_CASE("the plan file gives back the topology and model it was written from, 
   CHECK(read_topology.racks[0].nodes[1].nic.bandwidth_Bps == topology.racks[0].nodes[1].nic.bandwidth_Bps);
   CHECK(read_model.process_stack->latency_s == 1.5e-6);
 }
+
+TEST_CASE("an XML link's role read from the name the plan gave it is the plan's role, on every link") {
+  // What an analysis of `ringsim platform`'s XML knows of its links: the roles the plan gave them.
+  Topology racks = single_gpu_rack(2);
+  racks.racks.push_back(racks.racks[0]);
+  racks.racks[1].name = "rack1";
+  for (auto& node : racks.racks[1].nodes) node.name = "r1" + node.name;
+  racks.racks[0].uplink = racks.racks[1].uplink = {1.25e9, 2e-6};
+  racks.spine = LinkSpec{5e9, 1e-6};
+  PlatformModel loaded;
+  loaded.process_stack = ProcessStack{1, false, 0};
+  loaded.background = {{"node0-nic", "both", 0.2}};
+  PlatformModel uplink_loaded = loaded;
+  uplink_loaded.background.push_back({"rack0-uplink", "up", 0.5});
+  const Topology dgx = load_topology(RINGSIM_SOURCE_DIR "/topologies/dgx-a100-pair.json");  // NVLink ports, 8 NICs a node
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");      // one PCIe bus
+  int checked = 0;
+  for (const auto& [topology, model] : {std::pair<const Topology*, PlatformModel>{&racks, uplink_loaded}, {&dgx, PlatformModel{}}, {&seed, loaded}}) {
+    const PlatformPlan plan(*topology, model);
+    for (const PlanLink& link : plan.links()) {
+      CAPTURE(link.name);
+      const auto named = role_of_written_link(link.name);
+      REQUIRE(named.has_value());
+      CHECK(named->role == link.role);
+      ++checked;
+    }
+    for (const PlanNode& node : plan.nodes())
+      for (std::size_t g = 0; g < node.stacks.size(); ++g) CHECK(role_of_written_link(plan.links()[node.stacks[g]].name)->host == node.hosts[g]);
+  }
+  CHECK(checked > 40);
+  CHECK_FALSE(role_of_written_link("eth0").has_value());  // a hand-written platform's link: no role
+  CHECK_FALSE(role_of_written_link("nic").has_value());
+}
