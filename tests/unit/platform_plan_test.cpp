@@ -30,6 +30,17 @@ Topology single_gpu_rack(int nodes) {
   return topology;
 }
 
+// Two such racks of 2 nodes under a spine, their uplinks at one NIC's rate.
+Topology two_single_gpu_racks() {
+  Topology topology = single_gpu_rack(2);
+  topology.racks.push_back(topology.racks[0]);
+  topology.racks[1].name = "rack1";
+  for (auto& node : topology.racks[1].nodes) node.name = "r1" + node.name;
+  topology.racks[0].uplink = topology.racks[1].uplink = {1.25e9, 2e-6};
+  topology.spine = LinkSpec{5e9, 1e-6};
+  return topology;
+}
+
 std::vector<std::string> names(const PlatformPlan& plan, const Hops& hops) {
   std::vector<std::string> named;
   for (const Hop& hop : hops)
@@ -51,12 +62,7 @@ TEST_CASE("the platform plan of N single-GPU nodes grows with N, not N squared: 
 }
 
 TEST_CASE("a route between racks crosses NIC, switch, uplink, spine, uplink, switch, NIC, with process stacks at both ends") {
-  Topology topology = single_gpu_rack(2);
-  topology.racks.push_back(topology.racks[0]);
-  topology.racks[1].name = "rack1";
-  for (auto& node : topology.racks[1].nodes) node.name = "r1" + node.name;
-  topology.racks[0].uplink = topology.racks[1].uplink = {1.25e9, 2e-6};
-  topology.spine = LinkSpec{5e9, 1e-6};
+  const Topology topology = two_single_gpu_racks();
   PlatformModel model;
   model.process_stack = ProcessStack{1, false, 0};
   model.background = {{"rack0-uplink", "up", 0.5}};
@@ -93,12 +99,7 @@ TEST_CASE("the plan file gives back the topology and model it was written from, 
 
 TEST_CASE("an XML link's role read from the name the plan gave it is the plan's role, on every link") {
   // What an analysis of `ringsim platform`'s XML knows of its links: the roles the plan gave them.
-  Topology racks = single_gpu_rack(2);
-  racks.racks.push_back(racks.racks[0]);
-  racks.racks[1].name = "rack1";
-  for (auto& node : racks.racks[1].nodes) node.name = "r1" + node.name;
-  racks.racks[0].uplink = racks.racks[1].uplink = {1.25e9, 2e-6};
-  racks.spine = LinkSpec{5e9, 1e-6};
+  const Topology racks = two_single_gpu_racks();
   PlatformModel loaded;
   loaded.process_stack = ProcessStack{1, false, 0};
   loaded.background = {{"node0-nic", "both", 0.2}};
