@@ -22,30 +22,31 @@ std::string describe_bottleneck(const RingEmbedding& ring, const Bottleneck& bot
   const LinkUse& use = bottleneck.use;
   const std::string rate = fmt::format("{} ring edge{} at {:g} Gbit/s", bottleneck.ring_edges, bottleneck.ring_edges == 1 ? "" : "s",
                                        bottleneck.bandwidth_Bps * 8 / 1e9);
-  const double full = ring.links.at(use.link).bandwidth_Bps;
+  const LinkProperties& link = ring.links.at(use.link);
+  const double full = link.bandwidth_Bps;
   const std::string cross_traffic =
       bottleneck.bandwidth_Bps < full * 0.999
           ? fmt::format("; background traffic leaves it {:.0f}% of its {:g} Gbit/s", 100 * bottleneck.bandwidth_Bps / full, full * 8 / 1e9)
           : "";
-  for (std::size_t r = 0; r < hosts.size(); ++r)
-    if (use.link == hosts[r] + "-stack")
-      return fmt::format("the network stack of rank {} ({}), where {} ({}{})", r, hosts[r],
+  if (link.role == LinkRole::stack)
+    if (const auto rank = std::find(hosts.begin(), hosts.end(), link.host); rank != hosts.end())
+      return fmt::format("the network stack of rank {} ({}), where {} ({}{})", rank - hosts.begin(), *rank,
                          bottleneck.ring_edges > 1 ? "its send and its receive compete" : "one transfer passes", rate, cross_traffic);
   const char* direction = use.direction == "up" ? "outbound" : use.direction == "down" ? "inbound" : "both directions";
-  if (use.link.find("-nic") != std::string::npos)
-    return fmt::format("NIC {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
-  if (use.link.ends_with("-uplink") || use.link == "spine")
+  if (link.role == LinkRole::nic) return fmt::format("NIC {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
+  if (link.role == LinkRole::uplink || link.role == LinkRole::spine)
     return fmt::format("the rack uplink {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
   return fmt::format("link {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
 }
 
 std::string bottleneck_mechanism(const RingEmbedding& ring, const Bottleneck& bottleneck, const std::vector<std::string>& hosts) {
   const LinkUse& use = bottleneck.use;
-  if (bottleneck.bandwidth_Bps < ring.links.at(use.link).bandwidth_Bps * 0.999) return "cross traffic";
-  for (const std::string& host : hosts)
-    if (use.link == host + "-stack") return bottleneck.ring_edges > 1 ? "per-process send/receive serialization" : "the per-process stack's bandwidth";
-  if (use.link.ends_with("-uplink") || use.link == "spine") return "an oversubscribed uplink";
-  if (use.link.find("-nic") != std::string::npos) return bottleneck.ring_edges > 1 ? "NIC sharing" : "NIC bandwidth";
+  const LinkProperties& link = ring.links.at(use.link);
+  if (bottleneck.bandwidth_Bps < link.bandwidth_Bps * 0.999) return "cross traffic";
+  if (link.role == LinkRole::stack && std::find(hosts.begin(), hosts.end(), link.host) != hosts.end())
+    return bottleneck.ring_edges > 1 ? "per-process send/receive serialization" : "the per-process stack's bandwidth";
+  if (link.role == LinkRole::uplink || link.role == LinkRole::spine) return "an oversubscribed uplink";
+  if (link.role == LinkRole::nic) return bottleneck.ring_edges > 1 ? "NIC sharing" : "NIC bandwidth";
   return "link bandwidth";
 }
 

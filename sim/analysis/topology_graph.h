@@ -1,15 +1,15 @@
 // The routes of a platform, and the ring embedded in it: which links each ring edge (rank r -> r+1)
 // crosses, in which direction, and how many ring edges load each link direction.
 //
-// A compact topology's routes come from its platform plan (platform_plan.h), the same routes the
-// simulated platform has: inside a node over the bus or NVLink ports, between nodes GPU -> its NIC ->
-// switch [-> uplink -> spine -> uplink -> switch] -> NIC -> GPU; computed per host pair in O(hops).
-// Its Boost.Graph graph is drawn for --dot: every GPU, each node's bus (pcie/shm) or NVSwitch
-// (nvlink), each NIC's port and uplink end, each rack's switch, each rack's spine port and the spine.
+// The routes come from one of two sources (route_source.h): a compact topology's platform plan, the
+// same routes the simulated platform has (inside a node over the bus or NVLink ports, between nodes
+// GPU -> its NIC -> switch [-> uplink -> spine -> uplink -> switch] -> NIC -> GPU), or SimGrid's own
+// routing of a hand-written XML platform.
 #pragma once
 
 #include "../platform/platform_xml.h"
 #include "../platform/topology.h"
+#include "route_source.h"
 
 #include <filesystem>
 #include <map>
@@ -20,32 +20,13 @@
 
 namespace ringsim {
 
-struct LinkUse {
-  std::string link;       // SimGrid link id, e.g. "node0-nic"
-  std::string direction;  // "up"/"down" on split-duplex links, "shared" otherwise
-  auto operator<=>(const LinkUse&) const = default;
-};
-
-struct LinkProperties {
-  double bandwidth_Bps = 0;
-  double latency_s = 0;
-  bool contended = true;  // false for a non-blocking switch: it never limits a flow
-  bool split = false;     // split duplex: "up" and "down" are separate resources
-};
-
-struct Route {
-  std::vector<LinkUse> hops;
-  double latency_s = 0;
-};
-
-// A platform under a model, with the route between any two hosts (computed on demand, kept).
+// A platform under a model, with the route between any two hosts, from either route source.
 class TopologyRoutes {
  public:
   // Throws InputError when a link has no bandwidth, or a background load names a link or direction
   // the platform does not have.
   TopologyRoutes(const Topology& topology, const PlatformModel& model);
-  // The routes of a hand-written SimGrid XML platform, as SimGrid itself computes them; the graph holds
-  // its hosts and links, joined as routes cross them (from the first host to every other and back).
+  // The routes of a hand-written SimGrid XML platform (simgrid_routes.h).
   explicit TopologyRoutes(const std::filesystem::path& simgrid_xml);
   ~TopologyRoutes();
   TopologyRoutes(const TopologyRoutes&) = delete;
@@ -60,8 +41,7 @@ class TopologyRoutes {
   double slowest_speed_flops(const std::vector<std::string>& hosts) const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<RouteSource> source_;
 };
 
 struct RingEmbedding {

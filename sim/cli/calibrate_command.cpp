@@ -27,14 +27,17 @@ the scenario's algorithm when it names exactly one, as validate simulates it, el
 nccl_ring's node-contiguous ring gives k = 1). a is the per-step latency, 1/b the effective bandwidth
 of a NIC direction. Writes a model file:
   {"network": "CM02", "crosstraffic": false, "factors": "none",
-   "nic_efficiency": (1/b) / NIC bandwidth, "nic_latency": (a - switch latency) / 2}
+   "nic_efficiency": (1/b) / NIC bandwidth, "nic_latency": (a - other latencies) / NICs}
 so that simulated steps take a + k*S/N/(effective bandwidth), NICs shared as before, links inside
 nodes and switches at their own rates and latencies. For nccl_ring, which pipelines many slices per
 step, a is printed but not written. Instead, when the trace has latency-bound sizes (from its smallest
 size up, at least 3 whose times stay within 1.25x the smallest; nccl-tests from 4 bytes), they are
 simulated and "link_latency_scale" is fitted: every link latency of the topology times it, so that
-NCCL's hops (a chain of 2(N-1) at those sizes) take what the trace measures. The scenario's topology
-must be compact JSON whose inter-node route has a non-zero latency (NIC + switch + NIC).
+NCCL's hops (a chain of 2(N-1) at those sizes) take what the trace measures. The route is the longest
+between two nodes the fitted cases use, as the topology routes it (NIC + switch + NIC within a rack;
++ uplink + spine + uplink between racks): its other links keep their latencies, its NICs share the
+rest, and its slowest NIC is the NIC bandwidth. The scenario's topology must be compact JSON whose
+route between nodes has a non-zero latency.
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
 )";
@@ -71,8 +74,8 @@ void print_latency_fit(const LatencyScaleFit& fit) {
 
 // nccl_ring's latency: the link_latency_scale that its latency-bound sizes measure (into MODEL).
 // Returns false when a simulation failed.
-bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, const RingCalibration& calibration,
-                         nlohmann::json& model) {
+bool calibrate_latencies(const Scenario& scenario, const Platform& platform, const TraceInput& input,
+                         const RingCalibration& calibration, nlohmann::json& model) {
   const auto flat = latency_bound_sizes(input.grouped);
   if (!flat) {
     fmt::print("# link latencies as in the topology: the trace has no latency-bound sizes (>= {} sizes from its "
@@ -83,7 +86,7 @@ bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, cons
   calibrated.model = read_model(model, input.file + " (calibrated model)", "", scenario.model);
   fmt::print(stderr, "ringsim: fitting the link latencies on {} latency-bound sizes (3 simulations)\n", flat->sizes.size());
   std::string why_not;
-  const auto fit = fit_latency_scale(calibrated, load_platform(scenario.topology), *flat, calibration.algorithm, why_not);
+  const auto fit = fit_latency_scale(calibrated, platform, *flat, calibration.algorithm, why_not);
   if (!fit) {
     if (why_not.empty()) return false;
     fmt::print("# link latencies as in the topology: {}\n", why_not);
@@ -113,8 +116,9 @@ int calibrate_command(int argc, char** argv) {
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
 
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
-  const CalibrationRoute route = calibration_route(scenario);  // before the trace: its errors come first
+  const Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
+  const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);
   print_placement_source(input, scenario, false);
   adopt_trace_nccl_version(scenario, input);
   const RingCalibration calibration =
@@ -122,7 +126,7 @@ int calibrate_command(int argc, char** argv) {
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
-  if (!calibration.nic_latency_s && !calibrate_latencies(scenario, input, calibration, model)) return 1;
+  if (!calibration.nic_latency_s && !calibrate_latencies(scenario, platform, input, calibration, model)) return 1;
   write_file_atomically(*output, model.dump(2) + "\n");
   fmt::print("# wrote {}: apply it with ringsim run|validate SCENARIO --model {}\n", *output, *output);
   return 0;

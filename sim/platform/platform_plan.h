@@ -16,6 +16,7 @@
 // its node router, the routes of every level crossed (rack, spine, rack), node router -> destination.
 #pragma once
 
+#include "link_roles.h"
 #include "platform_xml.h"
 #include "topology.h"
 
@@ -26,8 +27,6 @@
 #include <vector>
 
 namespace ringsim {
-
-enum class LinkRole { bus, gpu_port, nic, stack, switch_link, uplink, spine, background };
 
 // How a route crosses a link: split-duplex links in a direction, every other link as a whole.
 enum class Crossing { whole, up, down };

@@ -1,26 +1,73 @@
 #include "ring_calibration.h"
 
 #include "../common/input_error.h"
-#include "../platform/cluster_layout.h"
+#include "../analysis/topology_graph.h"
 
 #include <algorithm>
+#include <set>
 #include <fmt/format.h>
 #include <stdexcept>
 
 namespace ringsim {
 
-CalibrationRoute calibration_route(const Scenario& scenario) {
-  const Platform platform = load_platform(scenario.topology);
+Platform calibration_platform(const Scenario& scenario) {
+  Platform platform = load_platform(scenario.topology);
   if (!platform.topology)
     throw InputError(fmt::format("{}: calibration scales a compact topology's links; SimGrid XML is not supported",
                                  scenario.topology.string()));
-  const NodeSpec& node = platform.topology->racks.front().nodes.front();
-  const double route_latency = 2 * node.nic.latency_s + platform.topology->racks.front().switch_link.latency_s;
-  if (route_latency <= 0)
+  return platform;
+}
+
+namespace {
+
+// The route's latencies and NICs, from the roles of the links it crosses.
+CalibrationRoute route_terms(const TopologyRoutes& routes, const Route& route) {
+  CalibrationRoute terms{.route_latency_s = route.latency_s, .fixed_latency_s = 0, .nic_hops = 0, .nic_bandwidth_Bps = 0};
+  for (const LinkUse& use : route.hops) {
+    const LinkProperties& link = routes.link(use.link);
+    if (link.role != LinkRole::nic) {
+      terms.fixed_latency_s += link.latency_s;
+      continue;
+    }
+    ++terms.nic_hops;
+    if (terms.nic_hops == 1 || link.bandwidth_Bps < terms.nic_bandwidth_Bps) terms.nic_bandwidth_Bps = link.bandwidth_Bps;
+  }
+  return terms;
+}
+
+}  // namespace
+
+CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace& grouped, const std::string& trace_file) {
+  TopologyRoutes routes(*platform.topology, PlatformModel{});  // the topology as written: the model is what calibration writes
+  std::vector<const PlacementSpec*> placements;
+  for (const auto& measured : grouped.cases)
+    if (measured.placement.order != RankOrder::optimized && calibration_edges("ring", measured.placement) > 0)
+      placements.push_back(&measured.placement);
+  if (placements.empty())
+    for (const auto& measured : grouped.cases) placements.push_back(&measured.placement);
+  std::optional<Route> longest;
+  std::set<std::vector<int>> seen;  // cases of one placement cross the same routes
+  for (const PlacementSpec* placement : placements) {
+    if (const auto misfit = placement_misfit(*placement, platform.layout)) throw InputError(fmt::format("{}: {}", trace_file, *misfit));
+    if (!seen.insert(placement->ranks_per_node).second) continue;
+    const PlacementSpec block{placement->ranks_per_node, RankOrder::block};  // the same hosts, whatever the order
+    const std::vector<std::string> hosts = hosts_of_ranks(block, platform.layout);
+    const std::vector<int> nodes = node_of_ranks(block);
+    for (std::size_t a = 0; a < hosts.size(); ++a)
+      for (std::size_t b = 0; b < hosts.size(); ++b)
+        if (nodes[a] != nodes[b])
+          if (Route route = routes.route(hosts[a], hosts[b]); !longest || route.latency_s > longest->latency_s) longest = std::move(route);
+  }
+  if (!longest) {  // no case spans two nodes (nothing to fit): the first two nodes' route, if any
+    const ClusterLayout& layout = platform.layout;
+    if (layout.nodes.size() < 2) return {};
+    longest = routes.route(layout.nodes[0].hosts.front(), layout.nodes[1].hosts.front());
+  }
+  if (longest->latency_s <= 0)
     throw InputError(fmt::format("{}: the route between nodes has zero latency; give the NICs a latency (e.g. 5us) "
                                  "so that the fitted one can be expressed as a factor of it",
-                                 scenario.topology.string()));
-  return {route_latency, platform.topology->racks.front().switch_link.latency_s, node.nic.bandwidth_Bps};
+                                 platform.source.string()));
+  return route_terms(routes, *longest);
 }
 
 int calibration_edges(const std::string& algorithm, const PlacementSpec& placement) {
@@ -59,7 +106,8 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
     throw InputError(fmt::format("{}: the trace moves {:.0f} MB/s per NIC direction, more than the topology's NIC ({:.0f} MB/s); "
                                  "give the topology the NIC's real rate",
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
-  if (algorithm != "nccl_ring") calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.switch_latency_s) / 2);
+  if (algorithm != "nccl_ring")
+    calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.fixed_latency_s) / route.nic_hops);
   return calibration;
 }
 

@@ -1,8 +1,11 @@
 // `ringsim calibrate`'s computation: the step-time fit of a grouped trace, expressed against the
-// scenario's compact topology as the NIC keys of a model file (nic_efficiency, nic_latency).
+// scenario's compact topology as the NIC keys of a model file (nic_efficiency, nic_latency), on the
+// routes of the topology's platform plan: a route crosses the links it does in the simulation
+// (NICs, switches, and between racks uplinks and the spine), whatever the nodes' types.
 #pragma once
 
 #include "../model/scenario.h"
+#include "../platform/cluster_layout.h"
 #include "calibration.h"
 #include "measured_cases.h"
 
@@ -14,16 +17,23 @@
 
 namespace ringsim {
 
-// What the fitted values are expressed against: the inter-node route (NIC + switch + NIC) and the NIC.
+// What the fitted values are expressed against: the longest route (by latency) between two ranks on
+// different nodes of the fitted cases, as the platform plan routes it, and the NICs it crosses.
 struct CalibrationRoute {
-  double route_latency_s = 0;   // 2 NIC latencies + the switch's
-  double switch_latency_s = 0;
-  double nic_bandwidth_Bps = 0;
+  double route_latency_s = 0;   // all its links': NICs, switches, uplinks, spine
+  double fixed_latency_s = 0;   // its links' other than the NICs (which calibration sets)
+  int nic_hops = 2;             // NICs it crosses
+  double nic_bandwidth_Bps = 0; // the slowest of them
 };
 
-// Checked before the trace is read, so a scenario that cannot be calibrated fails first.
-// Throws InputError for SimGrid XML or a zero-latency route.
-CalibrationRoute calibration_route(const Scenario& scenario);
+// The scenario's compact topology; checked before the trace is read, so a scenario that cannot be
+// calibrated fails first. Throws InputError for SimGrid XML.
+Platform calibration_platform(const Scenario& scenario);
+
+// The route of the cases GROUPED fits (optimized orders and single-node cases excluded; every case when
+// none is left, so a trace on one node still reports its route). Throws InputError naming TRACE_FILE
+// for a placement the platform cannot hold, and naming the topology for a zero-latency route.
+CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace& grouped, const std::string& trace_file);
 
 struct CalibrationRow {
   std::string label;  // the placement's
@@ -40,7 +50,7 @@ struct RingCalibration {
   std::string algorithm = "ring";    // whose ring order counts the edges (validation_algorithm)
   double nic_efficiency = 0;         // fitted bandwidth / NIC bandwidth
   // The NIC latency that makes the route between nodes take the fitted per-step latency (at least 0:
-  // a fitted latency below the switch's leaves the NICs without latency). None for nccl_ring: the step
+  // a fitted latency below the route's other links' leaves the NICs without latency). None for nccl_ring: the step
   // model's a is what ONE message per step pays, while nccl_ring pipelines many slices per step, each
   // paying the route's latency; its latency stays the topology's.
   std::optional<double> nic_latency_s;

@@ -14,14 +14,13 @@ Two kinds of reference are checked:
 --self-test runs the check on small generated trees, one per rule, and fails unless each is caught.
 """
 
-import argparse
 import glob
 import os
 import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from tree_cases import run_cases
+from tree_cases import run_cases, tree_check_main
 
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 INLINE_CODE = re.compile(r"(`+)([^`][\s\S]*?)\1")
@@ -206,22 +205,7 @@ def self_test():
     ]
     return run_cases(sound, cases, lambda root: check(root)[0])
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--root", help="the tree (default: the repository holding this script)")
-    parser.add_argument("--self-test", action="store_true", help="check the checker on generated trees")
-    args = parser.parse_args()
-    if args.self_test:
-        return self_test()
-    root = args.root or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    problems, checked = check(root)
-    for problem in problems:
-        print(problem)
-    if problems:
-        return 1
-    print(f"doc links: all {checked} links and repository paths of {', '.join(documents(root))} exist")
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tree_check_main(__doc__, check, self_test,
+                             lambda root, checked: f"doc links: all {checked} links and repository paths of {', '.join(documents(root))} exist"))

@@ -1,5 +1,6 @@
 """Self-tests of the tree checks (tests/style, tests/layers): each rule on a small generated tree."""
 
+import argparse
 import os
 import tempfile
 
@@ -25,3 +26,23 @@ def run_cases(sound, cases, problems_of):
         print(f"{'ok' if caught else 'FAILED'}: {name}: {problems or 'no problem found'}")
         failures += not caught
     return 1 if failures else 0
+
+
+def tree_check_main(doc, check, self_test, summary):
+    """The command line of a tree check: --root (default: the repository holding the tests/ folder the
+    check is in) or --self-test. CHECK(root) gives (problems, count checked); each problem is printed
+    and makes it exit 1, else SUMMARY(root, checked) is printed."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--root", help="the tree (default: the repository holding this script)")
+    parser.add_argument("--self-test", action="store_true", help="check the checker on generated trees")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    root = args.root or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    problems, checked = check(root)
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
+    print(summary(root, checked))
+    return 0

@@ -30,6 +30,17 @@ Topology single_gpu_rack(int nodes) {
   return topology;
 }
 
+// Two such racks of 2 nodes under a spine, their uplinks at one NIC's rate.
+Topology two_single_gpu_racks() {
+  Topology topology = single_gpu_rack(2);
+  topology.racks.push_back(topology.racks[0]);
+  topology.racks[1].name = "rack1";
+  for (auto& node : topology.racks[1].nodes) node.name = "r1" + node.name;
+  topology.racks[0].uplink = topology.racks[1].uplink = {1.25e9, 2e-6};
+  topology.spine = LinkSpec{5e9, 1e-6};
+  return topology;
+}
+
 std::vector<std::string> names(const PlatformPlan& plan, const Hops& hops) {
   std::vector<std::string> named;
   for (const Hop& hop : hops)
@@ -51,12 +62,7 @@ TEST_CASE("the platform plan of N single-GPU nodes grows with N, not N squared: 
 }
 
 TEST_CASE("a route between racks crosses NIC, switch, uplink, spine, uplink, switch, NIC, with process stacks at both ends") {
-  Topology topology = single_gpu_rack(2);
-  topology.racks.push_back(topology.racks[0]);
-  topology.racks[1].name = "rack1";
-  for (auto& node : topology.racks[1].nodes) node.name = "r1" + node.name;
-  topology.racks[0].uplink = topology.racks[1].uplink = {1.25e9, 2e-6};
-  topology.spine = LinkSpec{5e9, 1e-6};
+  const Topology topology = two_single_gpu_racks();
   PlatformModel model;
   model.process_stack = ProcessStack{1, false, 0};
   model.background = {{"rack0-uplink", "up", 0.5}};
@@ -89,4 +95,32 @@ TEST_CASE("the plan file gives back the topology and model it was written from, 
   CHECK(plan_file_json(read_topology, read_model) == plan_file_json(topology, model));
   CHECK(read_topology.racks[0].nodes[1].nic.bandwidth_Bps == topology.racks[0].nodes[1].nic.bandwidth_Bps);
   CHECK(read_model.process_stack->latency_s == 1.5e-6);
+}
+
+TEST_CASE("an XML link's role read from the name the plan gave it is the plan's role, on every link") {
+  // What an analysis of `ringsim platform`'s XML knows of its links: the roles the plan gave them.
+  const Topology racks = two_single_gpu_racks();
+  PlatformModel loaded;
+  loaded.process_stack = ProcessStack{1, false, 0};
+  loaded.background = {{"node0-nic", "both", 0.2}};
+  PlatformModel uplink_loaded = loaded;
+  uplink_loaded.background.push_back({"rack0-uplink", "up", 0.5});
+  const Topology dgx = load_topology(RINGSIM_SOURCE_DIR "/topologies/dgx-a100-pair.json");  // NVLink ports, 8 NICs a node
+  const Topology seed = load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json");      // one PCIe bus
+  int checked = 0;
+  for (const auto& [topology, model] : {std::pair<const Topology*, PlatformModel>{&racks, uplink_loaded}, {&dgx, PlatformModel{}}, {&seed, loaded}}) {
+    const PlatformPlan plan(*topology, model);
+    for (const PlanLink& link : plan.links()) {
+      CAPTURE(link.name);
+      const auto named = role_of_written_link(link.name);
+      REQUIRE(named.has_value());
+      CHECK(named->role == link.role);
+      ++checked;
+    }
+    for (const PlanNode& node : plan.nodes())
+      for (std::size_t g = 0; g < node.stacks.size(); ++g) CHECK(role_of_written_link(plan.links()[node.stacks[g]].name)->host == node.hosts[g]);
+  }
+  CHECK(checked > 40);
+  CHECK_FALSE(role_of_written_link("eth0").has_value());  // a hand-written platform's link: no role
+  CHECK_FALSE(role_of_written_link("nic").has_value());
 }

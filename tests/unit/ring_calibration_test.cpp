@@ -3,6 +3,7 @@
 #include "../../sim/common/input_error.h"
 #include "../../sim/validate/latency_calibration.h"
 #include "../../sim/validate/ring_calibration.h"
+#include "temp_files.h"
 
 #include <doctest/doctest.h>
 
@@ -31,7 +32,7 @@ TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exac
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, a, b));    // k = 1
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::cyclic}, a, b));   // k = 2
   grouped.cases.push_back(measured_case({{4}, RankOrder::block}, a, b));       // one node: not a fit input
-  const CalibrationRoute route{.route_latency_s = 6e-6, .switch_latency_s = 1e-6, .nic_bandwidth_Bps = 2e9};  // 2 x 2.5 + 1 us
+  const CalibrationRoute route{.route_latency_s = 6e-6, .fixed_latency_s = 1e-6, .nic_hops = 2, .nic_bandwidth_Bps = 2e9};  // 2 x 2.5 + 1 us
 
   const RingCalibration calibration = calibrate_ring(route, grouped, 1 << 20, "trace.json", "ring");
   REQUIRE(calibration.rows.size() == 4);  // two cases, two sizes at or above 1 MiB
@@ -99,4 +100,41 @@ TEST_CASE("latency_bound_sizes keeps, per case, the smallest sizes whose times s
     grouped.cases.push_back(steep);
     CHECK_FALSE(latency_bound_sizes(grouped).has_value());
   }
+}
+
+TEST_CASE("calibration on two racks expresses the fit against the route over the uplinks and the spine") {
+  // Two racks of different nodes: a's NICs 2 us at 10 Gbit/s, b's 4 us at 25 Gbit/s; switches 1 us,
+  // uplinks 3 us, the spine 7 us. Between racks: NIC a + switch + uplink + spine + uplink + switch + NIC b.
+  const ringsim::testing::TempDir dir;
+  const auto topology = dir.write("two-racks.json", R"({"name": "two-racks-mixed", "spine": {"latency": "7us"}, "racks": [
+    {"name": "rack0", "switch": {"latency": "1us"}, "uplink": {"bandwidth": "10Gbps", "latency": "3us"},
+     "nodes": [{"name": "a", "count": 2, "gpus": 2, "nic": {"bandwidth": "10Gbps", "latency": "2us"}}]},
+    {"name": "rack1", "switch": {"latency": "1us"}, "uplink": {"bandwidth": "10Gbps", "latency": "3us"},
+     "nodes": [{"name": "b", "count": 2, "gpus": 2, "nic": {"bandwidth": "25Gbps", "latency": "4us"}}]}]})");
+  Scenario scenario;
+  scenario.topology = topology;
+  const Platform platform = calibration_platform(scenario);
+  const double a = 40e-6, b = 1e-9;
+
+  GroupedTrace across;  // nodes a0, a1 and b0: the longest route crosses the spine
+  across.cases.push_back(measured_case({{1, 1, 1}, RankOrder::block}, a, b));
+  const CalibrationRoute route = calibration_route(platform, across, "trace.json");
+  CHECK(route.route_latency_s == doctest::Approx(2e-6 + 1e-6 + 3e-6 + 7e-6 + 3e-6 + 1e-6 + 4e-6).epsilon(1e-12));  // 21 us
+  CHECK(route.fixed_latency_s == doctest::Approx(1e-6 + 3e-6 + 7e-6 + 3e-6 + 1e-6).epsilon(1e-12));  // 15 us
+  CHECK(route.nic_hops == 2);
+  CHECK(route.nic_bandwidth_Bps == doctest::Approx(10e9 / 8).epsilon(1e-12));  // the slower NIC, a's
+  const RingCalibration calibration = calibrate_ring(route, across, 0, "trace.json", "ring");
+  REQUIRE(calibration.nic_latency_s.has_value());
+  CHECK(*calibration.nic_latency_s == doctest::Approx((40e-6 - 15e-6) / 2).epsilon(1e-6));  // 12.5 us per NIC
+
+  GroupedTrace within;  // nodes a0 and a1: one rack, NIC + switch + NIC
+  within.cases.push_back(measured_case({{2, 2}, RankOrder::block}, a, b));
+  const CalibrationRoute rack = calibration_route(platform, within, "trace.json");
+  CHECK(rack.route_latency_s == doctest::Approx(2e-6 + 1e-6 + 2e-6).epsilon(1e-12));
+  CHECK(rack.fixed_latency_s == doctest::Approx(1e-6).epsilon(1e-12));
+
+  GroupedTrace too_wide;
+  too_wide.cases.push_back(measured_case({{1, 1, 1, 1, 1}, RankOrder::block}, a, b));
+  CHECK_THROWS_WITH_AS(calibration_route(platform, too_wide, "trace.json"), doctest::Contains("trace.json: placement 1-1-1-1-1 names 5 nodes"),
+                       InputError);
 }
