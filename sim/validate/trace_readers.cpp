@@ -39,13 +39,18 @@ void require_increasing_sizes(const MeasuredTrace& trace, const std::string& fil
 
 }  // namespace
 
-MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format) {
+MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format,
+                         const std::optional<std::string>& collective) {
   const std::string text = read_input_file(file);
   std::vector<std::string_view> names;
   for (const auto& reader : trace_readers()) names.push_back(reader.name);
   for (const auto& reader : trace_readers()) {
     if (format ? reader.name == *format : reader.detect(text)) {
-      MeasuredTrace trace = reader.read(text, file.string());
+      if (collective && reader.name != "nccl-tests")
+        throw InputError(fmt::format("{}: --collective names a run of an nccl-tests log, and this is a {} trace",
+                                     file.string(), reader.name));
+      MeasuredTrace trace = collective ? read_nccl_tests_collective(text, file.string(), *collective)
+                                       : reader.read(text, file.string());
       if (reader.one_sweep) require_increasing_sizes(trace, file.string());
       return trace;
     }
@@ -70,6 +75,8 @@ std::string MeasuredTrace::summary() const {
   std::string about_run;
   if (run && !run->ranks.empty()) about_run += fmt::format(" on {} hosts", run->hosts().size());
   if (run && run->library_version) about_run += fmt::format(", {} {}", run->library, *run->library_version);
+  if (run && run->nccl) about_run += fmt::format(" ({})", run->nccl->describe());
+  if (!section.empty()) about_run += fmt::format("; read {}", section);
   return fmt::format("{}: {} points at {} sizes, {} to {}{}{}; time = {}", format, points.size(), sizes.size(),
                      format_bytes(*sizes.begin()), format_bytes(*sizes.rbegin()),
                      ranks ? fmt::format(", {} ranks", *ranks) : std::string(), about_run, time_meaning);
