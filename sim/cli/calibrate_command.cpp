@@ -11,6 +11,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
+#include "trace_nccl_settings.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kCalibrateUsage = R"(usage: ringsim calibrate SCENARIO.json --measured TRACE -o MODEL.json [--format F] [--min-bytes SIZE]
-                         [--select P/ORDER,...] [--ranks N]
+                         [--select P/ORDER,...] [--ranks N] [--collective NAME]
 
 Fits t_step = a + b * (k * S / N) to the trace: each of the ring's 2(N-1) steps moves S/N bytes per
 ring edge and the busiest NIC direction carries k edges (k from the placement and the ring order of
@@ -37,6 +38,7 @@ NCCL's hops (a chain of 2(N-1) at those sizes) take what the trace measures. The
 must be compact JSON whose inter-node route has a non-zero latency (NIC + switch + NIC).
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
+  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
 )";
 
 // The fit's summary, then each sample measured against its fitted time.
@@ -100,7 +102,8 @@ bool calibrate_latencies(const Scenario& scenario, const TraceInput& input, cons
 
 int calibrate_command(int argc, char** argv) {
   const ParsedArguments args =
-      parse_arguments(argc, argv, 1, "calibrate", {"--measured", "--select", "--format", "--min-bytes", "--ranks", "-o", "--output"}, {});
+      parse_arguments(argc, argv, 1, "calibrate",
+                      {"--measured", "--select", "--format", "--collective", "--min-bytes", "--ranks", "-o", "--output"}, {});
   if (args.has("--help")) {
     std::fputs(kCalibrateUsage, stdout);
     return 0;
@@ -116,7 +119,9 @@ int calibrate_command(int argc, char** argv) {
   const CalibrationRoute route = calibration_route(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   print_placement_source(input, scenario, false);
+  adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
+  adopt_trace_nccl_settings(scenario, input, load_platform(scenario.topology));
   const RingCalibration calibration =
       calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
 

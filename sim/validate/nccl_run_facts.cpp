@@ -28,7 +28,10 @@ std::string NcclRunFacts::describe() const {
     parts.push_back("network " + network);
   }
   if (!trees.empty()) parts.push_back("trees");
-  for (const auto& [name, value] : environment) parts.push_back(name + "=" + value);
+  if (algorithm) parts.push_back("NCCL_ALGO=" + *algorithm);
+  if (protocol) parts.push_back("NCCL_PROTO=" + *protocol);
+  if (min_channels) parts.push_back(fmt::format("NCCL_MIN_NCHANNELS={}", *min_channels));
+  if (max_channels) parts.push_back(fmt::format("NCCL_MAX_NCHANNELS={}", *max_channels));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

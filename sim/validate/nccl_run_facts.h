@@ -32,6 +32,12 @@ struct NcclRunFacts {
   std::vector<std::string> nics;          // "mlx5_0:1", ... from "NET/IB : Using [0]mlx5_0:1/IB ..."
   std::map<std::string, std::string> environment;  // "NCCL_ALGO" -> "Ring" ("set by environment to")
   std::map<std::string, int> environment_lines;    // where each was read
+  // The settings that change what ringsim simulates, as NCCL spells them ("RING" -> "Ring"): a
+  // single algorithm or protocol (a list such as "LL,Simple" or "^LL128" is not one), a channel count.
+  std::optional<std::string> algorithm;  // NCCL_ALGO: "Ring", "Tree", "CollnetDirect", ...
+  std::optional<std::string> protocol;   // NCCL_PROTO: "LL", "LL128", "Simple"
+  std::optional<int> min_channels;       // NCCL_MIN_NCHANNELS
+  std::optional<int> max_channels;       // NCCL_MAX_NCHANNELS
 
   bool empty() const {
     return !channels && rings.empty() && network_hops.empty() && trees.empty() && network.empty() && nics.empty() &&

@@ -85,6 +85,12 @@ bool is_bare_rank_line(std::string_view line) {
 
 }  // namespace
 
+std::string_view without_launcher_prefix(std::string_view line) {
+  std::string_view rest = line.substr(launcher_prefix(line));
+  if (const auto trimmed = trim_left(rest); trimmed.starts_with('#')) return trimmed;
+  return rest;
+}
+
 std::size_t nccl_log_start(std::string_view line, const std::vector<std::string>& hosts) {
   const auto token = log_token(line);
   if (!token) return std::string_view::npos;
@@ -104,8 +110,7 @@ NcclTestsLog clean_nccl_tests_log(std::string_view text) {
   stripped.reserve(raw.size());
   std::vector<std::string> hosts;
   for (const auto& [number, line] : raw) {
-    std::string_view rest = line.substr(launcher_prefix(line));
-    if (const auto trimmed = trim_left(rest); trimmed.starts_with('#')) rest = trimmed;
+    const std::string_view rest = without_launcher_prefix(line);
     stripped.push_back(rest);
     if (const auto token = log_token(rest); token && token->start == 0) {
       std::string host(rest.substr(0, token->colon));

@@ -242,14 +242,8 @@ std::string section_note(const NcclTestsLog& log, const std::vector<Section>& se
 }  // namespace
 
 bool detect_nccl_tests(std::string_view text) {
-  for (const auto& line : split_lines(text)) {
-    std::string_view trimmed = line.text;
-    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
-    if (const auto prefix = trimmed.find(">:"); trimmed.starts_with('[') && prefix != std::string_view::npos && prefix < 24)
-      trimmed = trimmed.substr(prefix + 2);
-    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
-    if (!header_columns(trimmed).empty()) return true;
-  }
+  for (const auto& line : split_lines(text))
+    if (!header_columns(without_launcher_prefix(line.text)).empty()) return true;
   return false;
 }
 
