@@ -29,19 +29,23 @@ std::optional<NcclProtocol> protocol_named(const std::string& name) {
   return std::nullopt;
 }
 
-// Warnings where the topology cannot hold what the log shows.
+// Warnings where the topology cannot hold what the log shows: the NICs NCCL uses on a node are the
+// ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
+// names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
+// listing only [0] under NCCL_IB_HCA).
 void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, const std::string& file) {
-  if (!platform.topology) return;
+  if (!platform.topology || facts.network_hops.empty()) return;
   int nics = 0;
   for (const RackSpec& rack : platform.topology->racks)
     for (const NodeSpec& node : rack.nodes) nics = std::max(nics, node.nics);
   const auto highest = std::max_element(facts.network_hops.begin(), facts.network_hops.end(),
                                         [](const NcclNetworkHop& a, const NcclNetworkHop& b) { return a.device < b.device; });
-  if (highest != facts.network_hops.end() && highest->device >= nics)
+  const int used = facts.nics.empty() ? highest->device + 1 : static_cast<int>(facts.nics.size());
+  if (used > nics)
     fmt::print(stderr,
-               "ringsim: warning: {}:{}: NCCL sends between nodes through NIC {} (NET/{}/{}) but the topology's nodes have "
-               "{} NIC{}: give its nodes \"nics\" as the cluster has them\n",
-               file, highest->line, highest->device, highest->transport, highest->device, nics, nics == 1 ? "" : "s");
+               "ringsim: warning: {}:{}: NCCL sends between nodes through {} NICs per node (up to NET/{}/{}) but the "
+               "topology's nodes have {}: give its nodes \"nics\" as the cluster has them\n",
+               file, highest->line, used, highest->transport, highest->device, nics);
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<
   for (const auto& reader : trace_readers()) {
     if (format ? reader.name == *format : reader.detect(text)) {
       if (collective && reader.name != "nccl-tests")
-        throw InputError(fmt::format("{}: --collective names a run of an nccl-tests log, and this is a {} trace",
+        throw InputError(fmt::format("{}: --collective picks a run of an nccl-tests log; this trace reads as {}",
                                      file.string(), reader.name));
       MeasuredTrace trace = collective ? read_nccl_tests_collective(text, file.string(), *collective)
                                        : reader.read(text, file.string());
