@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 
 namespace ringsim {
 namespace {
@@ -17,12 +18,13 @@ struct LogToken {
 };
 
 std::optional<LogToken> log_token(std::string_view line) {
-  for (std::size_t at = line.find(" ["); at != std::string_view::npos; at = line.find(" [", at + 1)) {
+  const std::size_t last_nccl = line.rfind("NCCL");
+  if (last_nccl == std::string_view::npos) return std::nullopt;
+  for (std::size_t at = line.find(" ["); at != std::string_view::npos && at < last_nccl; at = line.find(" [", at + 1)) {
     std::size_t i = at + 2;
     const std::size_t digits_from = i;
     while (i < line.size() && is_digit(line[i])) ++i;
-    if (i == digits_from || i >= line.size() || line[i] != ']') continue;
-    if (line.find("NCCL", i) == std::string_view::npos) continue;
+    if (i == digits_from || i >= line.size() || line[i] != ']' || i > last_nccl) continue;
     // Backwards over ":PID:TID".
     std::size_t j = at;
     for (int part = 0; part < 2; ++part) {
@@ -91,15 +93,15 @@ std::string_view without_launcher_prefix(std::string_view line) {
   return rest;
 }
 
-std::size_t nccl_log_start(std::string_view line, const std::vector<std::string>& hosts) {
+std::size_t nccl_log_start(std::string_view line, const std::set<std::string, std::less<>>& hosts) {
   const auto token = log_token(line);
   if (!token) return std::string_view::npos;
+  if (token->start == 0) return 0;
   const std::string_view glued = line.substr(token->start, token->colon - token->start);
-  // The longest known host the token ends with; else from its first letter (hosts start with one).
-  std::size_t best = 0;
-  for (const auto& host : hosts)
-    if (host.size() > best && host.size() <= glued.size() && glued.ends_with(host)) best = host.size();
-  if (best > 0) return token->colon - best;
+  // The longest known host the token ends with (host names have at most 64 characters); else from
+  // its first letter (host names start with one).
+  for (std::size_t length = std::min<std::size_t>(glued.size(), 64); length > 0; --length)
+    if (hosts.contains(glued.substr(glued.size() - length))) return token->colon - length;
   const auto letter = std::find_if(glued.begin(), glued.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   return token->start + static_cast<std::size_t>(letter == glued.end() ? 0 : letter - glued.begin());
 }
@@ -108,14 +110,11 @@ NcclTestsLog clean_nccl_tests_log(std::string_view text) {
   const auto raw = split_lines(text);
   std::vector<std::string_view> stripped;
   stripped.reserve(raw.size());
-  std::vector<std::string> hosts;
+  std::set<std::string, std::less<>> hosts;
   for (const auto& [number, line] : raw) {
     const std::string_view rest = without_launcher_prefix(line);
     stripped.push_back(rest);
-    if (const auto token = log_token(rest); token && token->start == 0) {
-      std::string host(rest.substr(0, token->colon));
-      if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(std::move(host));
-    }
+    if (const auto token = log_token(rest); token && token->start == 0) hosts.emplace(rest.substr(0, token->colon));
   }
   NcclTestsLog log;
   log.lines.reserve(raw.size() + 16);

@@ -7,6 +7,7 @@
 
 #include "../text_table.h"
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,6 @@ std::string_view without_launcher_prefix(std::string_view line);
 
 // Where an NCCL log line ("HOST:PID:TID [DEV] ... NCCL INFO|WARN ...") starts in LINE, or npos.
 // HOSTS: host names seen at the start of log lines, to split a log line glued onto a row's text.
-std::size_t nccl_log_start(std::string_view line, const std::vector<std::string>& hosts);
+std::size_t nccl_log_start(std::string_view line, const std::set<std::string, std::less<>>& hosts);
 
 }  // namespace ringsim

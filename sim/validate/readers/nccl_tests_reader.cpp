@@ -186,6 +186,9 @@ const Section& choose_section(const NcclTestsLog& log, const std::vector<Section
                                 found.size(), wanted, fmt::join(lines, ", ")));
 }
 
+// Longer than any row nccl-tests prints (13 columns of at most 12 characters and their spaces).
+constexpr std::size_t kLongestRow = 1024;
+
 // A result row as read, possibly joined from pieces around NCCL log lines.
 struct Row {
   int line;
@@ -213,6 +216,7 @@ std::vector<Row> table_rows(const NcclTestsLog& log, const Section& section, std
                                                                           line.text.front() == ' ' || line.text.front() == '\t'));
       if (rest_of_row) {
         pending->text += line.text;
+        if (pending->text.size() > kLongestRow) truncated(*pending);  // pieces that never make a row
         if (!line.cut) rows.push_back(*std::exchange(pending, std::nullopt));
         continue;
       }
