@@ -16,6 +16,8 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
+#include <utility>
 
 namespace ringsim {
 namespace {
