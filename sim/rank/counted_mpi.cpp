@@ -26,7 +26,11 @@ class WireCount {
  public:
   WireCount(std::size_t count, bool holds_values) {
     constexpr auto kMaxCount = static_cast<std::size_t>(std::numeric_limits<int>::max());
-    for (MPI_Datatype type : {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX}) {
+    if (count <= kMaxCount) {
+      count_ = static_cast<int>(count);
+      return;
+    }
+    for (MPI_Datatype type : {MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX}) {
       int bytes = 0;
       MPI_Type_size(type, &bytes);
       const std::size_t floats = static_cast<std::size_t>(bytes) / sizeof(float);
