@@ -18,7 +18,7 @@ Scenario scenario_of(std::vector<int> ranks_per_node, std::string algorithm, std
 
 }  // namespace
 
-TEST_CASE("sizes up to 64 GiB simulate; beyond, and the mpi algorithm beyond memory, are one line before any case") {
+TEST_CASE("sizes up to 64 GiB simulate and larger ones or the mpi algorithm beyond memory are one line before any case") {
   constexpr std::uint64_t kGiB = 1ULL << 30;
   CHECK_NOTHROW(check_simulated_sizes(scenario_of({1, 1}, "ring", 64 * kGiB), 1 * kGiB));
   CHECK_NOTHROW(check_simulated_sizes(scenario_of(std::vector<int>(64, 1), "nccl_ring", 64 * kGiB), 1 * kGiB));
