@@ -11,6 +11,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
+#include "trace_nccl_settings.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kCalibrateUsage = R"(usage: ringsim calibrate SCENARIO.json --measured TRACE -o MODEL.json [--format F] [--min-bytes SIZE]
-                         [--select P/ORDER,...] [--ranks N]
+                         [--select P/ORDER,...] [--ranks N] [--collective NAME]
 
 Fits t_step = a + b * (k * S / N) to the trace: each of the ring's 2(N-1) steps moves S/N bytes per
 ring edge and the busiest NIC direction carries k edges (k from the placement and the ring order of
@@ -40,6 +41,7 @@ rest, and its slowest NIC is the NIC bandwidth. The scenario's topology must be 
 route between nodes has a non-zero latency.
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
+  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
 )";
 
 // The fit's summary, then each sample measured against its fitted time.
@@ -103,7 +105,8 @@ bool calibrate_latencies(const Scenario& scenario, const Platform& platform, con
 
 int calibrate_command(int argc, char** argv) {
   const ParsedArguments args =
-      parse_arguments(argc, argv, 1, "calibrate", {"--measured", "--select", "--format", "--min-bytes", "--ranks", "-o", "--output"}, {});
+      parse_arguments(argc, argv, 1, "calibrate",
+                      {"--measured", "--select", "--format", "--collective", "--min-bytes", "--ranks", "-o", "--output"}, {});
   if (args.has("--help")) {
     std::fputs(kCalibrateUsage, stdout);
     return 0;
@@ -120,7 +123,9 @@ int calibrate_command(int argc, char** argv) {
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);
   print_placement_source(input, scenario, false);
+  adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
+  adopt_trace_nccl_settings(scenario, input, load_platform(scenario.topology));
   const RingCalibration calibration =
       calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
 

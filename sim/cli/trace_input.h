@@ -14,6 +14,8 @@ struct TraceInput {
   GroupedTrace grouped;
 };
 
+// --collective NAME: the nccl-tests program to read from a log of several (default all_reduce_perf);
+// which run was read is one stdout line when the log holds several.
 // Throws UsageError when --measured is missing, InputError for unreadable or mismatched traces.
 // IMB traces hold several process counts: without --ranks, the scenario placement's count is used.
 TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command);

@@ -8,6 +8,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
+#include "trace_nccl_settings.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -16,7 +17,7 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kValidateUsage = R"(usage: ringsim validate SCENARIO.json --measured TRACE [--format F] [--tolerance 0.10]
-                        [--min-bytes SIZE] [--select P/ORDER,...] [--ranks N] [--model MODEL.json]
+                        [--min-bytes SIZE] [--select P/ORDER,...] [--ranks N] [--collective NAME] [--model MODEL.json]
                         [--json FILE] [--jobs N] [--quiet]
 
 Simulates the scenario (its topology and model describe the measured cluster) at exactly the sizes the
@@ -28,11 +29,15 @@ median |error| above --min-bytes exceeds --tolerance.
 Placements: ringsim traces carry theirs; other formats take the scenario's one placement, or, when the
 scenario lists none, the one an nccl-tests header implies (ranks per host, hosts in order of first
 appearance; block or cyclic), printed as "# placement inferred from the trace's header: ...".
+NCCL's log lines in an nccl-tests trace (NCCL_DEBUG=INFO) or NCCL_* settings on its command line set
+what the scenario leaves open: NCCL_ALGO=Ring/Tree the algorithm (nccl_ring/nccl_tree), NCCL_PROTO the
+model's nccl.protocol, the channels NCCL lists nccl.channels; each is one "# ..." line.
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
   --select LIST      ringsim traces: only these placements, e.g. 4-2-2/cyclic,4-3-1/cyclic
   --ranks N          IMB: the process count to compare (default: the scenario placement's rank count)
+  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
 )";
@@ -102,7 +107,8 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
 int validate_command(int argc, char** argv) {
   const ParsedArguments args = parse_arguments(
       argc, argv, 1, "validate",
-      {"--measured", "--select", "--format", "--tolerance", "--min-bytes", "--ranks", "--model", "--json", "--jobs"}, {"--quiet"});
+      {"--measured", "--select", "--format", "--collective", "--tolerance", "--min-bytes", "--ranks", "--model", "--json", "--jobs"},
+      {"--quiet"});
   if (args.has("--help")) {
     std::fputs(kValidateUsage, stdout);
     return 0;
@@ -120,7 +126,9 @@ int validate_command(int argc, char** argv) {
   const Platform platform = load_platform(scenario.topology);
   const TraceInput input = read_trace_input(args, scenario, "validate");
   print_placement_source(input, scenario, options.quiet);
+  adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
+  adopt_trace_nccl_settings(scenario, input, platform);
   if (!options.quiet) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
     for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);

@@ -9,6 +9,7 @@
 #include "../results/chrome_timeline.h"
 #include "case_jobs.h"
 #include "s4u_case.h"
+#include "size_limits.h"
 #include "smpi_case.h"
 #include "work_directory.h"
 
@@ -71,6 +72,7 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
                                                         const SimulationOptions& options,
                                                         const std::optional<std::string>& timeline_file) {
   const Scenario& scenario = plan.scenario;
+  check_simulated_sizes(scenario);
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
   const std::filesystem::path platform_file = platform_file_of(plan, platform, work.path());

@@ -3,6 +3,7 @@
 #include "../platform/platform_library.h"
 #include "program_paths.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 
@@ -70,6 +71,15 @@ SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& p
           {fmt::format("{}={}", kPlatformPlanVariable, std::filesystem::absolute(platform_file).string())}};
 }
 
+// From this size on, buffers whose values mean nothing are shared the "local" way. SMPI's default
+// ("global") reserves each such buffer with one private mapping the kernel counts against memory
+// (refused beyond RAM + swap under the default vm.overcommit_memory=0: "Failed to allocate 25600MiB",
+// a 25 GiB size on a 24 GB machine), then maps a 64 MiB block over it again and again with its page
+// tables filled (2 ranks x 4 GiB: 4 s and 25 GB of mapped pages). "local" maps one sparse shared file
+// per buffer, left untouched: 2 ranks x 64 GiB in 0.3 s and 35 MB. Below it the default stays (its
+// folded block also serves reads of small messages without growing).
+constexpr std::uint64_t kLocalSharedMallocFrom = 1ULL << 30;
+
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                                const ClusterLayout& layout, const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events) {
@@ -97,6 +107,8 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
           // (65530) at 512 ranks x 3 buffers x 64 MiB. 64 MiB blocks need 64x fewer mappings.
           "--cfg=smpi/shared-malloc-blocksize:67108864",
           "--log=root.thresh:warning"};
+  if (std::any_of(scenario.sizes.begin(), scenario.sizes.end(), [](std::uint64_t bytes) { return bytes >= kLocalSharedMallocFrom; }))
+    argv.push_back("--cfg=smpi/shared-malloc:local");
   // Through smpirun's wrapper, so the preload reaches smpimain only.
   if (const auto preload = thread_clock_preload(scenario.model); !preload.empty())
     argv.insert(argv.begin() + 1, {"-wrapper", "env LD_PRELOAD=" + preload});

@@ -55,7 +55,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
   if (auto protocol = reader.optional_string("protocol")) {
     bool known = false;
     for (NcclProtocol p : {NcclProtocol::auto_choice, NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple})
-      if (*protocol == protocol_name(p)) base.protocol = p, known = true;
+      if (*protocol == protocol_name(p)) base.protocol = p, known = true, base.protocol_given = true;
     if (!known)
       reader.fail("protocol", fmt::format("expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"{}\"", *protocol));
   }

@@ -36,6 +36,7 @@ struct NcclSettings {
   bool version_given = false;   // named by a scenario or model file (else a trace's header may name it)
   std::optional<int> channels;  // nullopt: twice the channels NCCL's search finds (2.4: once)
   NcclProtocol protocol = NcclProtocol::auto_choice;
+  bool protocol_given = false;  // named by a scenario or model file (else a trace's NCCL log may force one)
   std::uint64_t buffsize = kNcclDefaultBuffsize;
   // Of the GPUs (70 Volta, 80 Ampere, 90 Hopper): NCCL's ring latency factor depends on it.
   int compute_capability = 80;

@@ -127,6 +127,7 @@ Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placemen
       scenario.placements.push_back(read_placement((*placements)[i], name_of_file, top.path_of("placements", i)));
   }
 
+  scenario.algorithms_given = top.optional_value("algorithms") != nullptr;
   scenario.algorithms = read_algorithms(top);
   scenario.sizes = read_sizes(top);
   scenario.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));

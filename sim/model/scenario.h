@@ -30,6 +30,7 @@ struct Scenario {
   int warmup = 1;
   ModelSettings model;
   std::vector<ScenarioVariant> variants;  // empty: one run under `model`
+  bool algorithms_given = false;  // "algorithms" named (else ["ring"], and a trace may say which NCCL ran)
 };
 
 // The scenario as run for one variant: its model, and its name suffixed with the variant's.

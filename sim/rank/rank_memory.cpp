@@ -9,8 +9,11 @@
 namespace ringsim {
 namespace {
 
-// One byte minimum so that count == 0 still yields distinct, valid pointers.
+// One byte minimum so that count == 0 still yields distinct, valid pointers; buffers whose values
+// mean nothing get kSlackFloats more, what a message over 2^31 floats may be rounded up by
+// (counted_mpi.cpp).
 std::size_t buffer_bytes(std::size_t count) { return count == 0 ? 1 : count * sizeof(float); }
+constexpr std::size_t kSlackFloats = 8;
 
 float* allocate_private(std::size_t count) {
   void* memory = std::malloc(buffer_bytes(count));
@@ -30,9 +33,9 @@ RankBuffers::RankBuffers(std::size_t count, bool hold_values) : hold_values_(hol
     scratch_ = allocate_private(count);
   } else {
     // Distinct call sites give distinct shared regions (SMPI keys them by file and line).
-    input_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
-    output_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
-    scratch_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count)));
+    input_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count + kSlackFloats)));
+    output_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count + kSlackFloats)));
+    scratch_ = static_cast<float*>(SMPI_SHARED_MALLOC(buffer_bytes(count + kSlackFloats)));
   }
 }
 

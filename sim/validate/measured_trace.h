@@ -3,6 +3,8 @@
 // run itself (library version, where each rank ran) where it prints that.
 #pragma once
 
+#include "nccl_run_facts.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +37,7 @@ struct MeasuredRun {
   std::optional<std::string> library_version;
   std::vector<MeasuredRank> ranks;
   int header_line = 0;  // the first "# Rank" line, for messages
+  std::optional<NcclRunFacts> nccl;  // what NCCL's INFO lines say, when the log has them
 
   // Host names in order of first appearance (rank 0's host first).
   std::vector<std::string> hosts() const;
@@ -45,6 +48,9 @@ struct MeasuredTrace {
   std::string time_meaning;  // what time_s is, e.g. "t_max (slowest rank), averaged over repetitions"
   std::optional<int> ranks;  // when the whole trace has one rank count
   std::optional<MeasuredRun> run;  // when the format's header describes the run (nccl-tests)
+  // Which part of the file was read, when it holds several runs: "all_reduce_perf (lines 40 to 112;
+  // the log holds 6 runs: ...)"; empty when the file is one run.
+  std::string section;
   std::vector<MeasuredPoint> points;
 
   // "nccl-tests: 12 points, 8 B to 128 MiB, 8 ranks on 3 hosts, NCCL 2.18.3; time = out-of-place time"

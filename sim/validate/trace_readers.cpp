@@ -30,7 +30,8 @@ void require_increasing_sizes(const MeasuredTrace& trace, const std::string& fil
     const MeasuredPoint& previous = trace.points[i - 1];
     const MeasuredPoint& point = trace.points[i];
     // IMB repeats its sweep per process count: a new count starts a new sweep.
-    if (point.ranks == previous.ranks && point.bytes <= previous.bytes)
+    // nccl-tests prints size 0 for each size below one element (-b 1: 1 and 2 bytes): repeated 0s are rows.
+    if (point.ranks == previous.ranks && point.bytes <= previous.bytes && point.bytes != 0)
       throw InputError(fmt::format("{}:{}: size {} after {} (line {}); {} prints one run's sizes in increasing "
                                    "order: is this two runs in one file?",
                                    file, point.line, point.bytes, previous.bytes, previous.line, trace.format));
@@ -39,13 +40,18 @@ void require_increasing_sizes(const MeasuredTrace& trace, const std::string& fil
 
 }  // namespace
 
-MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format) {
+MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format,
+                         const std::optional<std::string>& collective) {
   const std::string text = read_input_file(file);
   std::vector<std::string_view> names;
   for (const auto& reader : trace_readers()) names.push_back(reader.name);
   for (const auto& reader : trace_readers()) {
     if (format ? reader.name == *format : reader.detect(text)) {
-      MeasuredTrace trace = reader.read(text, file.string());
+      if (collective && reader.name != "nccl-tests")
+        throw InputError(fmt::format("{}: --collective picks a run of an nccl-tests log; this trace reads as {}",
+                                     file.string(), reader.name));
+      MeasuredTrace trace = collective ? read_nccl_tests_collective(text, file.string(), *collective)
+                                       : reader.read(text, file.string());
       if (reader.one_sweep) require_increasing_sizes(trace, file.string());
       return trace;
     }
@@ -70,6 +76,8 @@ std::string MeasuredTrace::summary() const {
   std::string about_run;
   if (run && !run->ranks.empty()) about_run += fmt::format(" on {} hosts", run->hosts().size());
   if (run && run->library_version) about_run += fmt::format(", {} {}", run->library, *run->library_version);
+  if (run && run->nccl) about_run += fmt::format(" ({})", run->nccl->describe());
+  if (!section.empty()) about_run += fmt::format("; read {}", section);
   return fmt::format("{}: {} points at {} sizes, {} to {}{}{}; time = {}", format, points.size(), sizes.size(),
                      format_bytes(*sizes.begin()), format_bytes(*sizes.rbegin()),
                      ranks ? fmt::format(", {} ranks", *ranks) : std::string(), about_run, time_meaning);

@@ -26,15 +26,18 @@ struct TraceReader {
 
 const std::vector<TraceReader>& trace_readers();
 
-// Reads FILE with the named FORMAT, or the first reader whose detect() accepts it.
+// Reads FILE with the named FORMAT, or the first reader whose detect() accepts it. COLLECTIVE: the
+// nccl-tests program to read from a log of several ("all_gather_perf"; default all_reduce_perf).
 // Throws InputError naming the file when it is unreadable, of no known format, or malformed.
-MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format);
+MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format,
+                         const std::optional<std::string>& collective = std::nullopt);
 
 // The readers, defined in readers/*.cpp.
 bool detect_ringsim_results(std::string_view text);
 MeasuredTrace read_ringsim_results(std::string_view text, const std::string& file);
 bool detect_nccl_tests(std::string_view text);
 MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file);
+MeasuredTrace read_nccl_tests_collective(std::string_view text, const std::string& file, const std::string& collective);
 bool detect_osu(std::string_view text);
 MeasuredTrace read_osu(std::string_view text, const std::string& file);
 bool detect_imb(std::string_view text);

@@ -109,3 +109,29 @@ TEST_CASE("the library's own allreduce stays on SMPI when the S4U engine is aske
     CHECK(row.at("wrong").get<long long>() == 0);
   }
 }
+
+// Sizes of real nccl-tests runs (8-64 GiB per rank): no system setting, no abort, the closed form.
+// SMPI's default shared malloc refused 25 GiB on this 24 GB machine, an int count wrapped 16 GiB
+// messages to 0 bytes, and SMPI copied sends of 2 GiB and more whole (rank_memory.cpp, counted_mpi.cpp).
+TEST_CASE("ideal model: 2 ranks x 32 GiB and 16 ranks x 8 GiB simulate within 1% of the closed form on both engines") {
+  TempDir dir;
+  const auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "node", "count": 16, "gpus": 1,
+      "nic": {"bandwidth": "100Gbps", "latency": "1us"}}]}]})");
+  for (const std::string engine : {"smpi", "s4u"}) {
+    CAPTURE(engine);
+    for (const auto& [placement, size] : {std::pair<std::string, std::string>{"1-1", "32GiB"},
+                                          {"1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "8GiB"}}) {
+      const auto results = run_on(dir, engine, topology.string(), "[\"" + placement + "\"]", "[\"ring\"]", "[\"" + size + "\"]",
+                                  kIdealModel);
+      REQUIRE(results.at("results").size() == 1);
+      const auto& row = results.at("results").front();
+      CAPTURE(row.dump());
+      CHECK(row.at("time_s").get<double>() == doctest::Approx(row.at("closed_form_s").get<double>()).epsilon(0.01));
+      // The closed form itself: 2(N-1) steps of S/N bytes at 12.5 GB/s, each after 3 us (NIC, switch,
+      // NIC), and N-1 reductions of S/N bytes of floats at the GPU's default 1 Tflop/s.
+      const double ranks = static_cast<double>(row.at("ranks").get<int>()), bytes = row.at("bytes").get<double>();
+      const double expected = 2 * (ranks - 1) * (bytes / ranks / 12.5e9 + 3e-6) + (ranks - 1) * bytes / ranks / 4 / 1e12;
+      CHECK(row.at("closed_form_s").get<double>() == doctest::Approx(expected).epsilon(1e-6));
+    }
+  }
+}

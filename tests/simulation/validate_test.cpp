@@ -239,3 +239,44 @@ TEST_CASE("validate refuses a bad nccl-tests header or a layout it cannot place,
   check("osu.txt", "# OSU MPI Allreduce Latency Test v5.9\n# Size       Avg Latency(us)\n4194304             14100.00\n",
         "osu traces do not say where ranks ran; give a scenario with exactly one placement (this one has none)");
 }
+
+TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names where the scenario names none") {
+  // A suite log (all_gather_perf, then all_reduce_perf) of 8 ranks on 2 nodes of the 10 GbE cluster,
+  // with NCCL's INFO lines: 2.6.4, NCCL_ALGO and NCCL_PROTO forced (NCCL's echo wins over the command
+  // line), 4 channels listed, one of them cutting a result row in two (times are placeholders: only
+  // what validate chose is checked).
+  TempDir dir;
+  std::string header = "# nThread 1 nGpus 1 minBytes 8388608 maxBytes 8388608 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                       "#\n# Using devices\n";
+  for (int r = 0; r < 8; ++r)
+    header += "#  Rank  " + std::to_string(r) + " Group  0 Pid  1 on " + (r < 4 ? "node1" : "node2") + " device  " +
+              std::to_string(r % 4) + " [0x3d] GeForce RTX 2080 Ti\n";
+  const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  const std::string gather = "$ mpirun -np 8 ./build/all_gather_perf -b 8M -e 8M\n" + header + table +
+                             "     8388608        262144     float    none      -1  20000.0    0.42    0.37    N/A  20000.0    0.42    0.37    N/A\n";
+  const std::string reduce = "$ NCCL_ALGO=Tree mpirun -np 8 ./build/all_reduce_perf -b 8M -e 8M\n" + header +
+                             "node1:1:2 [0] NCCL INFO NCCL version 2.6.4+cuda10.1\n"
+                             "node1:1:2 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n"
+                             "node1:1:2 [0] NCCL INFO NCCL_PROTO set by environment to Simple\n"
+                             "node1:1:2 [0] NCCL INFO Channel 00/04 :    0   1   2   3   4   5   6   7\n" + table +
+                             "     8388608       2097152     float     sum      -1node1:1:3 [0] NCCL INFO Channel 03/04 :    0   1   2   3   4   5   6   7\n"
+                             "node2:5:6 [0] NCCL INFO Ring 00 : 3 -> 4 [receive] via NET/Socket/0\n"
+                             "  12000.0    0.70    1.22      0  12000.0    0.70    1.22      0\n";
+  const auto trace = dir.write("suite.txt", gather + reduce);
+  const auto json = dir.path() / "v.json";
+  const auto run = run_ringsim("validate " + kRoot + "/scenarios/nccl/hkbu-10GbE.json --measured " + trace.string() + " --json " +
+                                   json.string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code <= 1, run.err);
+  CHECK_MESSAGE(run.out.find("# read from the trace: all_reduce_perf (lines 16 to") != std::string::npos, run.out);
+  CHECK(run.out.find("# NCCL_ALGO=Ring from the trace (line 28): simulating nccl_ring") != std::string::npos);
+  CHECK(run.out.find("# NCCL version from the trace's header: 2.6.4") != std::string::npos);
+  CHECK(run.out.find("# NCCL_PROTO=Simple from the trace (line 29): the model's nccl.protocol") != std::string::npos);
+  CHECK(run.out.find("# 4 channels from the trace's NCCL log") != std::string::npos);
+  CHECK(run.out.find("# 4-4 block nccl_ring, 8 ranks") != std::string::npos);
+  const auto report = read_json(json);
+  CHECK(report.at("model").at("nccl").at("channels") == 4);
+  CHECK(report.at("model").at("nccl").at("protocol") == "Simple");
+  REQUIRE(report.at("sizes").size() == 1);
+  CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(12000e-6));
+}

@@ -235,3 +235,104 @@ TEST_CASE("a bad nccl-tests header is one error naming the file and line") {
   expect_error(output_with({"0 a 0", "1 b 0"}, "a:1:2 [0] NCCL INFO comm 0x55d0c8 rank 0 nranks 4 cudaDev 0 busId 7000 - Init COMPLETE\n"),
                bad + ":6: NCCL reports nranks 4 but the header lists 2 ranks (lines 4 to 5)");
 }
+
+TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, or the one --collective names") {
+  TempDir dir;
+  std::string gather = output_with({"0 a 0", "1 b 0"});
+  gather.replace(gather.find("float     sum"), 13, "float    none");
+  const std::string reduce = output_with({"0 a 0", "1 b 0"});
+  const auto suite = dir.write("suite.txt", "# Collective test starting: all_gather_perf\n" + gather +
+                                                "# Collective test starting: all_reduce_perf\n" + reduce);
+  const auto trace = read_trace(suite, std::nullopt);
+  CHECK(trace.ranks == 2);
+  CHECK(trace.points.size() == 1);
+  CHECK(trace.section == "all_reduce_perf (lines 10 to 16; the log holds 2 runs: all_gather_perf, all_reduce_perf)");
+  const auto gathered = read_trace(suite, std::nullopt, std::string("all_gather"));
+  CHECK(gathered.points.front().line == 8);
+  // Not named: the command line before each run names it, else the columns tell an allreduce.
+  const auto commands = dir.write("commands.txt", "$ mpirun -np 2 ./build/all_gather_perf -b 1M\n" + gather +
+                                                      "$ mpirun -np 2 ./build/all_reduce_perf -b 1M\n" + reduce);
+  CHECK(read_trace(commands, std::nullopt).points.front().line == 16);
+  const auto unnamed = dir.write("unnamed.txt", gather + reduce);
+  CHECK(read_trace(unnamed, std::nullopt).points.front().line == 14);
+  const std::string file = (dir.path() / "twice.txt").string();
+  dir.write("twice.txt", reduce + reduce);
+  CHECK(RINGSIM_ERROR_OF(read_trace(file, std::nullopt)) ==
+        file + ":1: 2 runs of all_reduce_perf in this log (lines 1, 8): keep the one to validate in its own file");
+  CHECK(RINGSIM_ERROR_OF(read_trace(suite, std::nullopt, std::string("broadcast_perf"))).find(
+            ":2: none of the 2 runs in this log is broadcast_perf (all_gather_perf at line 2, all_reduce_perf at line 10)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a result row cut by NCCL log lines printed in its middle is joined again") {
+  TempDir dir;
+  const std::string whole = output_with({"0 gcn151 0", "1 gcn152 0"});
+  // Cut inside the root column ("-1"), as another thread's INFO lines land in the row.
+  std::string cut = whole;
+  cut.replace(cut.find("-1   2198.4"), 2,
+              "-gcn151:1904979:1905073 [0] NCCL INFO Channel 00/02 :    0   1\n"
+              "gcn151:1904979:1905073 [0] NCCL INFO Ring 00 : 1[0] -> 0[0] [receive] via NET/IB/2/GDRDMA\n"
+              "gcn152:22:23 [0] NCCL INFO Channel 01/02 : 0[0] -> 1[0] [send] via NET/Socket/0\n1");
+  const auto trace = read_trace(dir.write("cut.txt", cut), std::nullopt);
+  REQUIRE(trace.points.size() == 1);
+  CHECK(trace.points.front().time_s == doctest::Approx(2198.4e-6));
+  CHECK(trace.points.front().line == 7);
+  REQUIRE(trace.run->nccl);
+  const NcclRunFacts& facts = *trace.run->nccl;
+  CHECK(facts.channels == 2);
+  CHECK(facts.rings.at(0) == std::vector<int>{0, 1});
+  REQUIRE(facts.network_hops.size() == 2);
+  CHECK(facts.network_hops[0].transport == "IB");
+  CHECK(facts.network_hops[0].device == 2);
+  CHECK(facts.network_hops[0].gdr);
+  CHECK_FALSE(facts.network_hops[0].send);
+  CHECK(facts.network_hops[1].transport == "Socket");
+  CHECK_FALSE(facts.network_hops[1].gdr);
+  // A row cut and never finished is still a truncated row.
+  const std::string unfinished = whole.substr(0, whole.find("-1   2198.4") + 2) + "gcn151:1:2 [0] NCCL INFO Connected all rings\n";
+  const std::string file = (dir.path() / "unfinished.txt").string();
+  dir.write("unfinished.txt", unfinished);
+  CHECK(RINGSIM_ERROR_OF(read_trace(file, std::nullopt)) ==
+        file + ":7: 5 columns where the header (line 6) has 13: truncated or not nccl-tests output");
+}
+
+TEST_CASE("copies pasted into documents read: launcher prefixes, Markdown fences, a Rank line without '#'") {
+  TempDir dir;
+  std::string pasted = "```\n";
+  std::istringstream lines(output_with({"0 a 0", "1 b 0"}));
+  for (std::string line; std::getline(lines, line);) pasted += "[1,0]<stdout>:" + line + "\n";
+  pasted += "```\n";
+  const auto tagged = read_trace(dir.write("tagged.md", pasted), std::nullopt);
+  CHECK(tagged.ranks == 2);
+  CHECK(tagged.points.size() == 1);
+  std::string lost = output_with({"0 a 0", "1 b 0"});
+  lost.erase(lost.find("#  Rank  0"), 1);
+  const auto markdown = read_trace(dir.write("lost.md", "    " + lost), std::nullopt);
+  CHECK(markdown.ranks == 2);
+  CHECK(placement_label(markdown) == "1-1 block");
+  std::string labelled;
+  std::istringstream srun(output_with({"0 a 0", "1 b 0"}));
+  for (std::string line; std::getline(srun, line);) labelled += "0: " + line + "\n";
+  CHECK(read_trace(dir.write("srun.txt", labelled), std::nullopt).ranks == 2);
+}
+
+TEST_CASE("NCCL's settings forced by the environment are read, as NCCL spells them") {
+  TempDir dir;
+  const auto echoed = read_trace(dir.write("echo.txt", output_with({"0 a 0", "1 b 0"},
+                                                                     "a:1:1 [0] NCCL INFO NCCL_ALGO set by environment to RING\n"
+                                                                     "a:1:1 [0] NCCL INFO NCCL_PROTO set by environment to simple\n"
+                                                                     "a:1:1 [0] NCCL INFO NCCL_MIN_NCHANNELS set by environment to 4.\n")),
+                                 std::nullopt);
+  REQUIRE(echoed.run->nccl);
+  CHECK(echoed.run->nccl->algorithm == "Ring");
+  CHECK(echoed.run->nccl->protocol == "Simple");
+  CHECK(echoed.run->nccl->min_channels == 4);
+  const auto command = read_trace(dir.write("command.txt", "mpirun -x NCCL_PROTO=LL128 -x NCCL_ALGO=Tree all_reduce_perf\n" +
+                                                               output_with({"0 a 0", "1 b 0"})),
+                                  std::nullopt);
+  CHECK(command.run->nccl->algorithm == "Tree");
+  CHECK(command.run->nccl->protocol == "LL128");
+  const auto list = read_trace(dir.write("list.txt", "NCCL_PROTO=^LL128 ./all_reduce_perf\n" + output_with({"0 a 0", "1 b 0"})),
+                               std::nullopt);
+  CHECK_FALSE(list.run->nccl->protocol);  // a list of protocols is not one protocol
+}

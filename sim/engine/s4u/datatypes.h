@@ -1,4 +1,4 @@
-// Sizes and reductions of the engine's MPI datatypes (mpi.h numbers them 0..5).
+// Sizes and reductions of the engine's MPI datatypes (mpi.h numbers them 0..7).
 #pragma once
 
 #include "mpi.h"

@@ -36,6 +36,8 @@ inline constexpr MPI_Datatype MPI_FLOAT = 2;
 inline constexpr MPI_Datatype MPI_DOUBLE = 3;
 inline constexpr MPI_Datatype MPI_LONG_LONG = 4;
 inline constexpr MPI_Datatype MPI_UINT64_T = 5;
+inline constexpr MPI_Datatype MPI_LONG_DOUBLE = 6;            // 16 bytes, as on x86-64
+inline constexpr MPI_Datatype MPI_C_LONG_DOUBLE_COMPLEX = 7;  // 32 bytes
 
 inline constexpr MPI_Op MPI_SUM = 0;
 inline constexpr MPI_Op MPI_MAX = 1;
@@ -47,11 +49,17 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank);
 int MPI_Comm_size(MPI_Comm comm, int* size);
 int MPI_Get_processor_name(char* name, int* length);
 double MPI_Wtime();
+int MPI_Type_size(MPI_Datatype type, int* size);
 
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm);
 int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
               MPI_Request* request);
+// Synchronous sends: the rank program uses them only for messages far above the detached threshold,
+// which are rendezvous already (point_to_point.cpp), so they are MPI_Send and MPI_Isend.
+int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm);
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
+               MPI_Request* request);
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request);
 int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination, int send_tag,
                  void* recv_buffer, int recv_count, MPI_Datatype recv_type, int source, int recv_tag, MPI_Comm comm,

@@ -80,6 +80,15 @@ int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, 
   return MPI_SUCCESS;
 }
 
+int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
+  return MPI_Send(buffer, count, type, destination, tag, comm);
+}
+
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return MPI_Isend(buffer, count, type, destination, tag, comm, request);
+}
+
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {
   RankWorld& w = world();
   auto* pending = new Request;

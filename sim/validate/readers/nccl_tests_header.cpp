@@ -86,8 +86,14 @@ std::vector<MeasuredRank> in_rank_order(const std::vector<MeasuredRank>& listed,
 
 }  // namespace
 
+std::optional<std::string> nccl_version_in(const std::vector<TextLine>& lines) {
+  for (const auto& [number, line] : lines)
+    if (auto version = version_on(line)) return version;
+  return std::nullopt;
+}
+
 std::optional<MeasuredRun> read_nccl_tests_header(const std::vector<TextLine>& lines, const std::string& file) {
-  MeasuredRun run{"NCCL", std::nullopt, {}, 0};
+  MeasuredRun run{"NCCL", std::nullopt, {}, 0, std::nullopt};
   std::vector<MeasuredRank> listed;
   std::optional<std::uint64_t> per_process;  // nThread x nGpus
   int per_process_line = 0;

@@ -17,4 +17,7 @@ namespace ringsim {
 // or the rank count disagrees with nThread x nGpus or with NCCL's own "nranks N ... Init COMPLETE".
 std::optional<MeasuredRun> read_nccl_tests_header(const std::vector<TextLine>& lines, const std::string& file);
 
+// NCCL's version as the first line of LINES that prints it gives it.
+std::optional<std::string> nccl_version_in(const std::vector<TextLine>& lines);
+
 }  // namespace ringsim

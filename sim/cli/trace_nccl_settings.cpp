@@ -1,0 +1,107 @@
+#include "trace_nccl_settings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+const NcclRunFacts* facts_of(const TraceInput& input) {
+  const auto& run = input.trace.run;
+  return run && run->nccl ? &*run->nccl : nullptr;
+}
+
+// "line 30" where NCCL (or the command line) named the setting, for messages.
+std::string where(const NcclRunFacts& facts, const std::string& name) {
+  const auto it = facts.environment_lines.find(name);
+  return it == facts.environment_lines.end() ? std::string("the log") : fmt::format("line {}", it->second);
+}
+
+bool simulates_nccl(const Scenario& scenario) {
+  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(),
+                     [](const std::string& name) { return name == "nccl_ring" || name == "nccl_tree" || name == "nccl"; });
+}
+
+std::optional<NcclProtocol> protocol_named(const std::string& name) {
+  for (NcclProtocol p : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple})
+    if (protocol_name(p) == name) return p;
+  return std::nullopt;
+}
+
+// Warnings where the topology cannot hold what the log shows: the NICs NCCL uses on a node are the
+// ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
+// names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
+// listing only [0] under NCCL_IB_HCA).
+void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, const std::string& file) {
+  if (!platform.topology || facts.network_hops.empty()) return;
+  int nics = 0;
+  for (const RackSpec& rack : platform.topology->racks)
+    for (const NodeSpec& node : rack.nodes) nics = std::max(nics, node.nics);
+  const auto highest = std::max_element(facts.network_hops.begin(), facts.network_hops.end(),
+                                        [](const NcclNetworkHop& a, const NcclNetworkHop& b) { return a.device < b.device; });
+  const int used = facts.nics.empty() ? highest->device + 1 : static_cast<int>(facts.nics.size());
+  if (used > nics)
+    fmt::print(stderr,
+               "ringsim: warning: {}:{}: NCCL sends between nodes through {} NICs per node (up to NET/{}/{}) but the "
+               "topology's nodes have {}: give its nodes \"nics\" as the cluster has them\n",
+               file, highest->line, used, highest->transport, highest->device, nics);
+}
+
+}  // namespace
+
+void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
+  const NcclRunFacts* facts = facts_of(input);
+  if (!facts || !facts->algorithm) return;
+  const std::string& forced = *facts->algorithm;
+  const std::string simulated = forced == "Ring" ? "nccl_ring" : forced == "Tree" ? "nccl_tree" : "";
+  if (simulated.empty()) {
+    fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}), an algorithm ringsim does not model\n", forced,
+               where(*facts, "NCCL_ALGO"));
+    return;
+  }
+  if (scenario.algorithms_given) {
+    if (scenario.algorithms.size() == 1 && scenario.algorithms.front() != simulated)
+      fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}); simulating the scenario's {}\n", forced,
+                 where(*facts, "NCCL_ALGO"), scenario.algorithms.front());
+    return;
+  }
+  scenario.algorithms = {simulated};
+  fmt::print("# NCCL_ALGO={} from the trace ({}): simulating {} (name the scenario's algorithms to override)\n", forced,
+             where(*facts, "NCCL_ALGO"), simulated);
+}
+
+void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, const Platform& platform) {
+  const NcclRunFacts* facts = facts_of(input);
+  if (!facts) return;
+  if (simulates_nccl(scenario)) {
+    NcclSettings nccl = scenario.model.effective_nccl();
+    if (facts->protocol && !nccl.protocol_given) {
+      const auto protocol = protocol_named(*facts->protocol);
+      if (protocol && nccl_has_protocol(nccl.version, *protocol)) {
+        nccl.protocol = *protocol;
+        fmt::print("# NCCL_PROTO={} from the trace ({}): the model's nccl.protocol (set it to override)\n", *facts->protocol,
+                   where(*facts, "NCCL_PROTO"));
+      } else {
+        fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_PROTO={}, which NCCL {} does not have; simulating {}\n",
+                   *facts->protocol, nccl.version_text, protocol_name(nccl.protocol));
+      }
+    }
+    const std::optional<int> channels = facts->channels ? facts->channels : facts->min_channels;
+    if (channels && !nccl.channels) {
+      if (*channels <= kNcclMaxChannels) {
+        nccl.channels = *channels;
+        fmt::print("# {} channel{} from the trace's NCCL log ({}): the model's nccl.channels (set it to override)\n", *channels,
+                   *channels == 1 ? "" : "s",
+                   facts->channels ? "the channels it lists" : "NCCL_MIN_NCHANNELS, " + where(*facts, "NCCL_MIN_NCHANNELS"));
+      } else {
+        fmt::print(stderr, "ringsim: note: the trace's run used {} channels, more than the {} ringsim models; simulating NCCL's "
+                           "default\n", *channels, kNcclMaxChannels);
+      }
+    }
+    scenario.model.nccl = nccl;
+  }
+  warn_contradictions(*facts, platform, input.file);
+}
+
+}  // namespace ringsim

@@ -1,0 +1,21 @@
+// "Learning the run" from NCCL's own log lines (NCCL_DEBUG=INFO, or NCCL_* settings on the command
+// line the log shows): the algorithm, protocol and channel count the measured run used become the
+// simulated run's where the scenario (and a --model file) names none, each said on stdout; where the
+// topology contradicts the log (a NIC index it does not have), a warning on stderr.
+#pragma once
+
+#include "../model/scenario.h"
+#include "../platform/cluster_layout.h"
+#include "trace_input.h"
+
+namespace ringsim {
+
+// Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring or Tree selects nccl_ring or
+// nccl_tree for a scenario that names no algorithm.
+void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input);
+
+// After it: NCCL_PROTO and the channels NCCL logged (else NCCL_MIN_NCHANNELS) become the model's
+// nccl.protocol and nccl.channels for a scenario simulating NCCL's algorithms; then the warnings.
+void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, const Platform& platform);
+
+}  // namespace ringsim
