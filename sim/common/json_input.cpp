@@ -140,6 +140,16 @@ double JsonValue::number(double min, double max) const {
   return value_.get<double>();
 }
 
+double JsonValue::number(double min, double max, std::string_view expected) const {
+  if (!value_.is_number() || !(value_.get<double>() >= min && value_.get<double>() <= max)) fail_expected(expected);
+  return value_.get<double>();
+}
+
+std::optional<std::uint64_t> JsonValue::byte_count() const {
+  if (value_.is_string()) return parse_bytes(value_.get<std::string>());
+  return json_integer<std::uint64_t>(value_);
+}
+
 JsonObjectReader JsonValue::object() const { return JsonObjectReader(value_, file_, path_); }
 
 std::vector<JsonValue> JsonValue::array() const {
@@ -212,6 +222,13 @@ std::optional<double> JsonObjectReader::optional_number(std::string_view key, do
   const auto value = optional(key);
   if (!value) return std::nullopt;
   return value->number(min, max);
+}
+
+std::optional<double> JsonObjectReader::optional_number(std::string_view key, double min, double max,
+                                                       std::string_view expected) {
+  const auto value = optional(key);
+  if (!value) return std::nullopt;
+  return value->number(min, max, expected);
 }
 
 double JsonObjectReader::required_number(std::string_view key, double min, double max) {

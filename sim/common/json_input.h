@@ -55,6 +55,12 @@ class JsonValue {
   bool boolean() const;
   // A finite number from MIN to MAX (an integer or a float).
   double number(double min = -std::numeric_limits<double>::max(), double max = std::numeric_limits<double>::max()) const;
+  // The same with the error's EXPECTED phrase given: "expected EXPECTED, found ..." (for a bound that
+  // excludes, pass the next double: std::nextafter(0.0, 1.0) for "above 0").
+  double number(double min, double max, std::string_view expected) const;
+  // A byte count: a string such as "16MiB" or a JSON integer of 0 and above; nullopt for anything
+  // else, for the caller to say what it expected.
+  std::optional<std::uint64_t> byte_count() const;
   // A JSON integer from MIN to MAX (a float never is, however whole).
   template <typename T>
   T integer(T min = std::numeric_limits<T>::min(), T max = std::numeric_limits<T>::max()) const {
@@ -100,6 +106,7 @@ class JsonObjectReader {
   std::optional<bool> optional_bool(std::string_view key);
   std::optional<std::int64_t> optional_int(std::string_view key, std::int64_t min, std::int64_t max);
   std::optional<double> optional_number(std::string_view key, double min, double max);
+  std::optional<double> optional_number(std::string_view key, double min, double max, std::string_view expected);
   double required_number(std::string_view key, double min, double max);
   std::int64_t required_int(std::string_view key, std::int64_t min, std::int64_t max);
   bool required_bool(std::string_view key);
