@@ -115,7 +115,7 @@ void JsonValue::fail_expected(std::string_view expected) const {
   fail(fmt::format("expected {}, found {}", expected, describe_json(value_)));
 }
 
-std::string JsonValue::fmt_integer_range(std::int64_t min, std::uint64_t max) {
+std::string JsonValue::integer_range(std::int64_t min, std::uint64_t max) {
   return fmt::format("an integer from {} to {}", min, max);
 }
 

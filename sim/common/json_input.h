@@ -1,5 +1,7 @@
-// Strict reading of user JSON files (scenarios, topologies, model files): every error names the file
-// and the JSON path, and unknown keys are rejected because in hand-written input they are typos.
+// Checked reading of every JSON file ringsim reads (scenarios, topologies, model files, sweeps, results,
+// traces, timelines, plan files, the rank program's reports): every error names the file and the JSON
+// path. Hand-written inputs also reject unknown keys (JsonObjectReader::finish), since they are typos;
+// files other programs write (traces, results of newer versions) are read without that check.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +46,9 @@ std::size_t json_error_byte(std::string_view text, const nlohmann::json::excepti
 class JsonObjectReader;
 
 // One JSON value with the file and JSON path it was read from: the checked way to take a value of a
-// type out of any JSON file ringsim reads. Each accessor either returns the typed value or throws InputError
-// "FILE: PATH: expected ..., found ..." (never nlohmann's type_error, never an out-of-range conversion).
+// type out of any JSON file ringsim reads. Each accessor either returns the typed value or throws
+// InputError "FILE: PATH: expected ..., found ..." (never nlohmann's type_error, never an
+// out-of-range conversion, which is undefined behaviour).
 class JsonValue {
  public:
   JsonValue(const nlohmann::json& value, std::string file, std::string path);
@@ -65,14 +68,15 @@ class JsonValue {
   template <typename T>
   T integer(T min = std::numeric_limits<T>::min(), T max = std::numeric_limits<T>::max()) const {
     const std::optional<T> number = json_integer<T>(value_, min, max);
-    if (!number) fail_expected(fmt_integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)));
+    if (!number) fail_expected(integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)));
     return *number;
   }
   // The same, WHAT saying what it counts: "expected a rank count (an integer from 1 to 64), found 0".
   template <typename T>
   T integer(T min, T max, std::string_view what) const {
     const std::optional<T> number = json_integer<T>(value_, min, max);
-    if (!number) fail_expected(std::string(what) + " (" + fmt_integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)) + ")");
+    if (!number)
+      fail_expected(std::string(what) + " (" + integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)) + ")");
     return *number;
   }
   // Throws unless the value is an object (whose unknown keys the caller may or may not reject).
@@ -87,7 +91,7 @@ class JsonValue {
 
  private:
   [[noreturn]] void fail_expected(std::string_view expected) const;
-  static std::string fmt_integer_range(std::int64_t min, std::uint64_t max);
+  static std::string integer_range(std::int64_t min, std::uint64_t max);  // "an integer from MIN to MAX"
 
   const nlohmann::json& value_;
   std::string file_;
