@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing (libFuzzer, ASan + UBSan) of every reader ringsim has: README "Fuzzing".
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
-#   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb
+#   TARGET   scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb
 #            trace_horovod_timeline trace_ringsim_results simgrid_xml timeline (default: all, one after the other)
 #   -t       seconds per target (default 60)
 #   -j       parallel fuzzing processes per target (default 1)
@@ -31,7 +31,7 @@ if [ "${1:-}" = --run ]; then
 fi
 
 targets=(); seconds=60; jobs=1
-all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
+all=(scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
      simgrid_xml timeline)
 while [ $# -gt 0 ]; do
   case $1 in

@@ -6,7 +6,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
-#include <fstream>
+#include <map>
 
 namespace ringsim {
 namespace {
@@ -141,8 +141,9 @@ std::vector<ResultRow> SweepDirectory::shard_rows(ShardId shard, const std::stri
 ResultsDocument SweepDirectory::merge() const {
   const SweepManifest manifest = this->manifest();
   std::vector<std::size_t> missing;
-  std::vector<std::vector<ResultRow>> by_case(manifest.cases);
-  std::vector<std::size_t> shard_of_case(manifest.cases, manifest.shards);  // shards: none yet
+  // By case number, in order; maps, so that a damaged manifest's case count allocates nothing.
+  std::map<std::size_t, std::vector<ResultRow>> by_case;
+  std::map<std::size_t, std::size_t> shard_of_case;
   for (std::size_t s = 0; s < manifest.shards; ++s) {
     if (state(s, manifest.shards) != ShardState::done) {
       missing.push_back(s);
@@ -152,9 +153,8 @@ ResultsDocument SweepDirectory::merge() const {
     for (ResultRow& row : shard_rows({s, manifest.shards}, manifest.digest)) {
       const std::size_t c = *row.case_index;
       if (c >= manifest.cases) throw std::runtime_error(fmt::format("{}: case {} is not in the sweep", file.string(), c));
-      if (shard_of_case[c] != manifest.shards && shard_of_case[c] != s)
-        throw std::runtime_error(fmt::format("{}: case {} is also in shard {}", file.string(), c, shard_of_case[c]));
-      shard_of_case[c] = s;
+      if (const auto [other, added] = shard_of_case.emplace(c, s); !added && other->second != s)
+        throw std::runtime_error(fmt::format("{}: case {} is also in shard {}", file.string(), c, other->second));
       row.case_index.reset();
       by_case[c].push_back(std::move(row));
     }
@@ -163,10 +163,13 @@ ResultsDocument SweepDirectory::merge() const {
     throw std::runtime_error(fmt::format("{}: {} of {} shards not done (shards {}); run `ringsim sweep run` again",
                                          dir_.string(), missing.size(), manifest.shards, fmt::join(missing, ", ")));
   ResultsDocument document = manifest.header;
-  for (std::size_t c = 0; c < manifest.cases; ++c) {
-    if (by_case[c].empty()) throw std::runtime_error(fmt::format("{}: case {} has no result", dir_.string(), c));
-    for (ResultRow& row : by_case[c]) document.rows.push_back(std::move(row));
+  std::size_t expected = 0;  // every case from 0 up, none left out
+  for (auto& [c, rows] : by_case) {
+    if (c != expected) break;
+    for (ResultRow& row : rows) document.rows.push_back(std::move(row));
+    ++expected;
   }
+  if (expected != manifest.cases) throw std::runtime_error(fmt::format("{}: case {} has no result", dir_.string(), expected));
   return document;
 }
 
