@@ -2,14 +2,15 @@
 # Coverage-guided fuzzing (libFuzzer, ASan + UBSan) of every reader ringsim has: docs/testing.md, "Fuzzing".
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
-#   TARGET   scenario topology model results units trace_nccl_tests trace_osu trace_imb
+#   TARGET   scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb
 #            trace_horovod_timeline trace_ringsim_results simgrid_xml timeline (default: all, one after the other)
 #   -t       seconds per target (default 60)
 #   -j       parallel fuzzing processes per target (default 1)
 # Builds build-fuzz/ with clang when needed. Each target starts from its committed corpus
 # (tests/fuzz/corpus/TARGET/) and the fixtures; inputs that add coverage are merged back into the
-# committed corpus (minimised, `-merge=1`) at the end; a finding is saved as build-fuzz/findings/TARGET-*
-# and ends the script with status 1.
+# committed corpus (minimised, `-merge=1`) at the end; a finding is saved as build-fuzz/findings/TARGET-*,
+# the other targets still run, and the script ends with one line per finding (its target and file, the
+# last lines of the output) and status 1.
 #
 # tools/fuzz.sh --run BINARY CORPUS SECONDS: what CTest runs: replay CORPUS, then fuzz SECONDS more
 # with new inputs kept in a scratch directory (the committed corpus is not changed).
@@ -30,7 +31,7 @@ if [ "${1:-}" = --run ]; then
 fi
 
 targets=(); seconds=60; jobs=1
-all=(scenario topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
+all=(scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
      simgrid_xml timeline)
 while [ $# -gt 0 ]; do
   case $1 in
@@ -52,7 +53,7 @@ fi
 cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
 mkdir -p "$build/findings"
 
-status=0
+findings=()
 for target in "${targets[@]}"; do
   corpus=$root/tests/fuzz/corpus/$target
   work=$build/fuzz-work/$target
@@ -64,13 +65,18 @@ for target in "${targets[@]}"; do
   if ! (cd "$work" && "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
       "${parallel[@]}" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
       2>"$build/fuzz-work/$target.log"); then
-    echo "fuzz.sh: $target found an input that breaks the contract: $(ls -t "$build/findings/$target-"* | head -1)" >&2
+    found=$(ls -t "$build/findings/$target-"* | head -1)
+    echo "fuzz.sh: $target found an input that breaks the contract: $found" >&2
     tail -n 30 "$build/fuzz-work/$target.log" >&2
-    status=1
+    findings+=("$target $found")
   fi
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz-work/$target.log" | sed 's/^/   /' || true
   # Keep only inputs that add coverage: the committed corpus stays small.
   "$build/tests/fuzz/fuzz_$target" -merge=1 "$corpus" "$work" >/dev/null 2>&1 || true
   echo "   corpus: $(ls "$corpus" | wc -l) inputs"
 done
-exit $status
+# The findings last, where a reader of the output looks: replay one with build-fuzz/tests/fuzz/fuzz_TARGET FILE.
+for finding in "${findings[@]}"; do
+  echo "fuzz.sh: finding: target ${finding%% *}, input ${finding#* }" >&2
+done
+[ ${#findings[@]} -eq 0 ]

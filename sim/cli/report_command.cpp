@@ -7,6 +7,7 @@
 #include "../report/report_page.h"
 #include "../report/ring_bottlenecks.h"
 #include "../report/scenario_answer.h"
+#include "../report/topology_separation.h"
 #include "../results/results_output.h"
 #include "command_line.h"
 #include "commands.h"
@@ -165,7 +166,8 @@ int report_command(int argc, char** argv) {
   if (auto text = args.value("--size")) size = bytes_option("--size", *text);
 
   const std::string file = args.positional[0];
-  const ResultsDocument results = ResultsDocument::load(file);
+  ResultsDocument results = ResultsDocument::load(file);
+  separate_topologies(results);  // a sweep over several topologies: plots and rankings per topology
   const auto scaling = scaling_size(results, size, file);
   const ChunkMovement movement = chunk_movement(results, args.value("--timeline"));
   const std::string library = read_plotting_library();

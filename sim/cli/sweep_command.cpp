@@ -2,7 +2,6 @@
 // shards locally or as a Slurm job array, each shard's results in its own file, merged into one
 // results JSON that `ringsim report` and `validate` read.
 #include "../analysis/variant_plan.h"
-#include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../engine/case_jobs.h"
 #include "../engine/process_pool.h"
@@ -258,9 +257,9 @@ int merge_command(const ParsedArguments& args) {
   const auto output = args.value("-o");
   if (!output) throw UsageError("ringsim sweep merge: -o RESULTS.json is required");
   check_output_file("-o", *output);
-  const nlohmann::json document = SweepDirectory(args.positional[1]).merge();
-  write_file_atomically(*output, document.dump(2) + "\n");
-  fmt::print(stderr, "ringsim: {} rows written to {}\n", document["results"].size(), *output);
+  const ResultsDocument document = SweepDirectory(args.positional[1]).merge();
+  document.save(*output);
+  fmt::print(stderr, "ringsim: {} rows written to {}\n", document.rows.size(), *output);
   return 0;
 }
 

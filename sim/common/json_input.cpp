@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -105,6 +106,60 @@ nlohmann::json load_json_file(const std::filesystem::path& file) {
   }
 }
 
+JsonValue::JsonValue(const nlohmann::json& value, std::string file, std::string path)
+    : value_(value), file_(std::move(file)), path_(std::move(path)) {}
+
+void JsonValue::fail(std::string_view message) const { throw_input_error(file_, path_.empty() ? "/" : path_, message); }
+
+void JsonValue::fail_expected(std::string_view expected) const {
+  fail(fmt::format("expected {}, found {}", expected, describe_json(value_)));
+}
+
+std::string JsonValue::integer_range(std::int64_t min, std::uint64_t max) {
+  return fmt::format("an integer from {} to {}", min, max);
+}
+
+std::string JsonValue::string() const {
+  if (!value_.is_string()) fail_expected("a string");
+  return value_.get<std::string>();
+}
+
+bool JsonValue::boolean() const {
+  if (!value_.is_boolean()) fail_expected("true or false");
+  return value_.get<bool>();
+}
+
+double JsonValue::number(double min, double max) const {
+  // The parser never yields NaN or infinity, but a value built in memory might.
+  const bool within = value_.is_number() && std::isfinite(value_.get<double>()) && value_.get<double>() >= min &&
+                      value_.get<double>() <= max;
+  if (!within) {
+    const bool unbounded = min == -std::numeric_limits<double>::max() && max == std::numeric_limits<double>::max();
+    fail_expected(unbounded ? std::string("a number") : fmt::format("a number from {:g} to {:g}", min, max));
+  }
+  return value_.get<double>();
+}
+
+double JsonValue::number(double min, double max, std::string_view expected) const {
+  if (!value_.is_number() || !(value_.get<double>() >= min && value_.get<double>() <= max)) fail_expected(expected);
+  return value_.get<double>();
+}
+
+std::optional<std::uint64_t> JsonValue::byte_count() const {
+  if (value_.is_string()) return parse_bytes(value_.get<std::string>());
+  return json_integer<std::uint64_t>(value_);
+}
+
+JsonObjectReader JsonValue::object() const { return JsonObjectReader(value_, file_, path_); }
+
+std::vector<JsonValue> JsonValue::array() const {
+  if (!value_.is_array()) fail_expected("an array");
+  std::vector<JsonValue> elements;
+  elements.reserve(value_.size());
+  for (std::size_t i = 0; i < value_.size(); ++i) elements.emplace_back(value_[i], file_, fmt::format("{}/{}", path_, i));
+  return elements;
+}
+
 JsonObjectReader::JsonObjectReader(const nlohmann::json& value, std::string file, std::string path)
     : object_(value), file_(std::move(file)), path_(std::move(path)) {
   if (!object_.is_object())
@@ -161,6 +216,37 @@ std::optional<std::int64_t> JsonObjectReader::optional_int(std::string_view key,
   const auto number = json_integer<std::int64_t>(*value, min, max);
   if (!number) fail(key, fmt::format("expected an integer from {} to {}, found {}", min, max, describe_json(*value)));
   return number;
+}
+
+std::optional<double> JsonObjectReader::optional_number(std::string_view key, double min, double max) {
+  const auto value = optional(key);
+  if (!value) return std::nullopt;
+  return value->number(min, max);
+}
+
+std::optional<double> JsonObjectReader::optional_number(std::string_view key, double min, double max,
+                                                       std::string_view expected) {
+  const auto value = optional(key);
+  if (!value) return std::nullopt;
+  return value->number(min, max, expected);
+}
+
+double JsonObjectReader::required_number(std::string_view key, double min, double max) {
+  return required(key).number(min, max);
+}
+
+std::int64_t JsonObjectReader::required_int(std::string_view key, std::int64_t min, std::int64_t max) {
+  return required(key).integer<std::int64_t>(min, max);
+}
+
+bool JsonObjectReader::required_bool(std::string_view key) { return required(key).boolean(); }
+
+JsonValue JsonObjectReader::required(std::string_view key) { return JsonValue(required_value(key), file_, path_of(key)); }
+
+std::optional<JsonValue> JsonObjectReader::optional(std::string_view key) {
+  const nlohmann::json* value = optional_value(key);
+  if (value == nullptr) return std::nullopt;
+  return JsonValue(*value, file_, path_of(key));
 }
 
 template <typename T, typename Parse>

@@ -1,5 +1,7 @@
-// Strict reading of user JSON files (scenarios, topologies, model files): every error names the file
-// and the JSON path, and unknown keys are rejected because in hand-written input they are typos.
+// Checked reading of every JSON file ringsim reads (scenarios, topologies, model files, sweeps, results,
+// traces, timelines, plan files, the rank program's reports): every error names the file and the JSON
+// path. Hand-written inputs also reject unknown keys (JsonObjectReader::finish), since they are typos;
+// files other programs write (traces, results of newer versions) are read without that check.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace ringsim {
 
@@ -40,6 +43,61 @@ nlohmann::json load_json_file(const std::filesystem::path& file);
 // token, which is looked up in TEXT. Every reader of JSON text catches nlohmann::json::exception.
 std::size_t json_error_byte(std::string_view text, const nlohmann::json::exception& error);
 
+class JsonObjectReader;
+
+// One JSON value with the file and JSON path it was read from: the checked way to take a value of a
+// type out of any JSON file ringsim reads. Each accessor either returns the typed value or throws
+// InputError "FILE: PATH: expected ..., found ..." (never nlohmann's type_error, never an
+// out-of-range conversion, which is undefined behaviour).
+class JsonValue {
+ public:
+  JsonValue(const nlohmann::json& value, std::string file, std::string path);
+
+  bool is_null() const { return value_.is_null(); }
+  std::string string() const;
+  bool boolean() const;
+  // A finite number from MIN to MAX (an integer or a float).
+  double number(double min = -std::numeric_limits<double>::max(), double max = std::numeric_limits<double>::max()) const;
+  // The same with the error's EXPECTED phrase given: "expected EXPECTED, found ..." (for a bound that
+  // excludes, pass the next double: std::nextafter(0.0, 1.0) for "above 0").
+  double number(double min, double max, std::string_view expected) const;
+  // A byte count: a string such as "16MiB" or a JSON integer of 0 and above; nullopt for anything
+  // else, for the caller to say what it expected.
+  std::optional<std::uint64_t> byte_count() const;
+  // A JSON integer from MIN to MAX (a float never is, however whole).
+  template <typename T>
+  T integer(T min = std::numeric_limits<T>::min(), T max = std::numeric_limits<T>::max()) const {
+    const std::optional<T> number = json_integer<T>(value_, min, max);
+    if (!number) fail_expected(integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)));
+    return *number;
+  }
+  // The same, WHAT saying what it counts: "expected a rank count (an integer from 1 to 64), found 0".
+  template <typename T>
+  T integer(T min, T max, std::string_view what) const {
+    const std::optional<T> number = json_integer<T>(value_, min, max);
+    if (!number)
+      fail_expected(std::string(what) + " (" + integer_range(static_cast<std::int64_t>(min), static_cast<std::uint64_t>(max)) + ")");
+    return *number;
+  }
+  // Throws unless the value is an object (whose unknown keys the caller may or may not reject).
+  JsonObjectReader object() const;
+  // The elements of an array, each with its path; throws unless the value is an array.
+  std::vector<JsonValue> array() const;
+
+  const nlohmann::json& json() const { return value_; }
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  [[noreturn]] void fail(std::string_view message) const;
+
+ private:
+  [[noreturn]] void fail_expected(std::string_view expected) const;
+  static std::string integer_range(std::int64_t min, std::uint64_t max);  // "an integer from MIN to MAX"
+
+  const nlohmann::json& value_;
+  std::string file_;
+  std::string path_;
+};
+
 // Reads one JSON object key by key. Every accessor records the key as known; finish() then
 // rejects the keys nobody asked for, naming the closest known one.
 class JsonObjectReader {
@@ -51,6 +109,15 @@ class JsonObjectReader {
   std::optional<std::string> optional_string(std::string_view key);
   std::optional<bool> optional_bool(std::string_view key);
   std::optional<std::int64_t> optional_int(std::string_view key, std::int64_t min, std::int64_t max);
+  std::optional<double> optional_number(std::string_view key, double min, double max);
+  std::optional<double> optional_number(std::string_view key, double min, double max, std::string_view expected);
+  double required_number(std::string_view key, double min, double max);
+  std::int64_t required_int(std::string_view key, std::int64_t min, std::int64_t max);
+  bool required_bool(std::string_view key);
+  // The value under KEY with its path, for arrays, nested objects and values of several types;
+  // optional() is nullopt when KEY is absent (a null is returned: the caller decides).
+  JsonValue required(std::string_view key);
+  std::optional<JsonValue> optional(std::string_view key);
   // Raw access for arrays, nested objects and values of several types; nullptr when absent.
   const nlohmann::json* optional_value(std::string_view key);
   const nlohmann::json& required_value(std::string_view key);

@@ -1,6 +1,7 @@
 #include "case_progress.h"
 
 #include "../common/input_error.h"
+#include "../common/json_input.h"
 #include "../common/units.h"
 
 #include <charconv>
@@ -24,20 +25,22 @@ std::string read_case_progress(const std::filesystem::path& file, const std::vec
   std::ifstream in(file);
   const nlohmann::json progress = nlohmann::json::parse(in, nullptr, false);
   if (progress.is_discarded() || !progress.is_object()) return "";
+  // The rank program rewrites the file as it goes: anything unreadable shows no progress.
   try {
-    const auto size_index = progress.at("size_index").get<std::size_t>();
-    std::string text = fmt::format("call {} of {}", progress.at("call").get<std::uint64_t>(),
-                                   progress.at("calls").get<std::uint64_t>());
+    JsonObjectReader fields = JsonValue(progress, file.string(), "").object();
+    const auto count = [&](std::string_view key) { return fields.required(key).integer<std::uint64_t>(); };
+    const auto size_index = count("size_index");
+    std::string text = fmt::format("call {} of {}", count("call"), count("calls"));
     if (size_index < sizes.size())
       text += fmt::format(" ({}, size {} of {})", format_bytes(sizes[size_index]), size_index + 1, sizes.size());
-    text += fmt::format(", step {}", progress.at("step").get<std::uint64_t>());
+    text += fmt::format(", step {}", count("step"));
     // null: no call of this size has finished yet / a real MPI (no simulated clock) / too early for a rate
-    if (const auto& of = progress.at("steps_in_call"); !of.is_null()) text += fmt::format(" of {}", of.get<std::uint64_t>());
-    if (const auto& clock = progress.at("simulated_s"); !clock.is_null())
-      text += fmt::format(", simulated {:.6g} s", clock.get<double>());
-    if (const auto& rate = progress.at("steps_per_s"); !rate.is_null()) text += fmt::format(", {:.0f} steps/s", rate.get<double>());
+    if (const auto of = fields.required("steps_in_call"); !of.is_null()) text += fmt::format(" of {}", of.integer<std::uint64_t>());
+    if (const auto clock = fields.required("simulated_s"); !clock.is_null())
+      text += fmt::format(", simulated {:.6g} s", clock.number());
+    if (const auto rate = fields.required("steps_per_s"); !rate.is_null()) text += fmt::format(", {:.0f} steps/s", rate.number());
     return text;
-  } catch (const nlohmann::json::exception&) {
+  } catch (const InputError&) {
     return "";
   }
 }

@@ -3,6 +3,7 @@
 #include "../analysis/algorithm_costs.h"
 #include "../analysis/nccl_rails.h"
 #include "../common/atomic_file.h"
+#include "../common/input_error.h"
 #include "../rank/rank_nodes.h"
 #include "../rank/rank_report.h"
 
@@ -75,7 +76,7 @@ CaseResult read_case_report(const std::filesystem::path& report_file, const Simu
   CaseResult result;
   result.spec = spec;
   try {
-    const RankReport parsed = parse_rank_report(report);
+    const RankReport parsed = parse_rank_report(report, report_file.string());
     result.ranks = parsed.ranks;
     for (const RankSizeReport& reported : parsed.sizes) {
       SizeResult& size = result.sizes.emplace_back();
@@ -84,8 +85,8 @@ CaseResult read_case_report(const std::filesystem::path& report_file, const Simu
       size.wrong = reported.wrong;
       size.traffic = reported.traffic;
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: malformed report: {}", report_file.string(), e.what()));
+  } catch (const InputError& e) {
+    throw std::runtime_error(fmt::format("malformed report: {}", e.what()));
   }
   if (result.sizes.size() != sizes.size() || result.ranks != spec.placement.total_ranks())
     throw std::runtime_error(fmt::format("{}: report does not match the case (ranks {}, sizes {})",

@@ -6,7 +6,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
-#include <fstream>
+#include <map>
 
 namespace ringsim {
 namespace {
@@ -18,11 +18,8 @@ std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 1469598103934665
   return hash;
 }
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  nlohmann::json value = nlohmann::json::parse(in, nullptr, false);
-  if (value.is_discarded() || !value.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", file.string()));
-  return value;
+JsonObjectReader read_object(const std::filesystem::path& file, const nlohmann::json& content) {
+  return JsonValue(content, file.string(), "").object();
 }
 
 }  // namespace
@@ -60,13 +57,13 @@ std::string sweep_digest(const SweepSpec& spec, const ExpandedSweep& sweep) {
   return fmt::format("{:016x}", hash);
 }
 
-nlohmann::json merged_document_header(const SweepSpec& spec) {
-  nlohmann::json document = {{"kind", "simulated"}, {"scenario", spec.name}};
-  if (spec.variants.empty()) document["model"] = spec.model.to_json();
-  for (const ScenarioVariant& variant : spec.variants)
-    document["variants"].push_back({{"name", variant.name}, {"model", variant.model.to_json()}});
+ResultsDocument merged_document_header(const SweepSpec& spec) {
+  ResultsDocument document;
+  document.scenario = spec.name;
+  if (spec.variants.empty()) document.model = spec.model.to_json();
+  for (const ScenarioVariant& variant : spec.variants) document.variants.push_back({variant.name, variant.model.to_json()});
   if (spec.topologies.size() > 1)
-    for (const auto& topology : spec.topologies) document["topologies"].push_back(topology.string());
+    for (const auto& topology : spec.topologies) document.topologies.push_back(topology.string());
   return document;
 }
 
@@ -86,7 +83,7 @@ void SweepDirectory::claim(const SweepManifest& manifest) const {
   std::filesystem::create_directories(dir_, error);
   if (error) throw InputError(fmt::format("--out {}: cannot create the directory ({})", dir_.string(), error.message()));
   const nlohmann::json content = {{"sweep", manifest.sweep}, {"digest", manifest.digest}, {"cases", manifest.cases},
-                                  {"shards", manifest.shards}, {"document", manifest.document}};
+                                  {"shards", manifest.shards}, {"document", manifest.header.to_json()}};
   write_file_atomically(file, content.dump(2) + "\n");
 }
 
@@ -94,13 +91,11 @@ SweepManifest SweepDirectory::manifest() const {
   const auto file = dir_ / kManifestName;
   if (!std::filesystem::exists(file))
     throw InputError(fmt::format("{}: no {} here: not the --out of `ringsim sweep run`", dir_.string(), kManifestName));
-  const nlohmann::json content = read_json(file);
-  try {
-    return {content.at("sweep").get<std::string>(), content.at("digest").get<std::string>(),
-            content.at("cases").get<std::size_t>(), content.at("shards").get<std::size_t>(), content.at("document")};
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{}: {}", file.string(), e.what()));
-  }
+  const nlohmann::json content = load_json_file(file);
+  JsonObjectReader fields = read_object(file, content);
+  return {fields.required_string("sweep"), fields.required_string("digest"), fields.required("cases").integer<std::size_t>(),
+          fields.required("shards").integer<std::size_t>(),
+          ResultsDocument::parse_part(fields.required_value("document"), file.string(), "/document")};
 }
 
 std::filesystem::path SweepDirectory::results_file(ShardId shard) const {
@@ -117,8 +112,11 @@ ShardState SweepDirectory::state(std::size_t shard, std::size_t shards) const {
   return ShardState::pending;
 }
 
-void SweepDirectory::write_done(ShardId shard, const std::string& digest, const nlohmann::json& rows) const {
-  const nlohmann::json content = {{"shard", shard.index}, {"shards", shard.count}, {"digest", digest}, {"results", rows}};
+void SweepDirectory::write_done(ShardId shard, const std::string& digest, const std::vector<ResultRow>& rows) const {
+  ResultsDocument part;
+  part.rows = rows;
+  nlohmann::json content = part.to_json();
+  content.update({{"shard", shard.index}, {"shards", shard.count}, {"digest", digest}});
   write_file_atomically(results_file(shard), content.dump(1) + "\n");
   std::filesystem::remove(failed_file(shard));
 }
@@ -127,39 +125,51 @@ void SweepDirectory::write_failed(ShardId shard, const std::vector<std::string>&
   write_file_atomically(failed_file(shard), fmt::format("{}\n", fmt::join(failures, "\n")));
 }
 
-nlohmann::json SweepDirectory::merge() const {
+// The rows of a finished shard's file, each with its case number; throws unless written for DIGEST.
+std::vector<ResultRow> SweepDirectory::shard_rows(ShardId shard, const std::string& digest) const {
+  const auto file = results_file(shard);
+  const nlohmann::json content = load_json_file(file);
+  JsonObjectReader fields = read_object(file, content);
+  if (const std::string written = fields.required_string("digest"); written != digest)
+    throw std::runtime_error(fmt::format("{}: written for another sweep (digest {})", file.string(), written));
+  std::vector<ResultRow> rows = ResultsDocument::parse_part(content, file.string(), "").rows;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (!rows[i].case_index) throw_input_error(file.string(), fmt::format("/results/{}/case", i), "missing required key");
+  return rows;
+}
+
+ResultsDocument SweepDirectory::merge() const {
   const SweepManifest manifest = this->manifest();
   std::vector<std::size_t> missing;
-  std::vector<nlohmann::json> by_case(manifest.cases);
-  std::vector<std::size_t> shard_of_case(manifest.cases, manifest.shards);  // shards: none yet
+  // By case number, in order; maps, so that a damaged manifest's case count allocates nothing.
+  std::map<std::size_t, std::vector<ResultRow>> by_case;
+  std::map<std::size_t, std::size_t> shard_of_case;
   for (std::size_t s = 0; s < manifest.shards; ++s) {
     if (state(s, manifest.shards) != ShardState::done) {
       missing.push_back(s);
       continue;
     }
     const auto file = results_file({s, manifest.shards});
-    nlohmann::json shard = read_json(file);
-    if (shard.value("digest", "") != manifest.digest)
-      throw std::runtime_error(fmt::format("{}: written for another sweep (digest {})", file.string(), shard.value("digest", "")));
-    for (nlohmann::json& row : shard.at("results")) {
-      const auto c = row.at("case").get<std::size_t>();
+    for (ResultRow& row : shard_rows({s, manifest.shards}, manifest.digest)) {
+      const std::size_t c = *row.case_index;
       if (c >= manifest.cases) throw std::runtime_error(fmt::format("{}: case {} is not in the sweep", file.string(), c));
-      if (shard_of_case[c] != manifest.shards && shard_of_case[c] != s)
-        throw std::runtime_error(fmt::format("{}: case {} is also in shard {}", file.string(), c, shard_of_case[c]));
-      shard_of_case[c] = s;
-      row.erase("case");
+      if (const auto [other, added] = shard_of_case.emplace(c, s); !added && other->second != s)
+        throw std::runtime_error(fmt::format("{}: case {} is also in shard {}", file.string(), c, other->second));
+      row.case_index.reset();
       by_case[c].push_back(std::move(row));
     }
   }
   if (!missing.empty())
     throw std::runtime_error(fmt::format("{}: {} of {} shards not done (shards {}); run `ringsim sweep run` again",
                                          dir_.string(), missing.size(), manifest.shards, fmt::join(missing, ", ")));
-  nlohmann::json document = manifest.document;
-  document["results"] = nlohmann::json::array();
-  for (std::size_t c = 0; c < manifest.cases; ++c) {
-    if (by_case[c].is_null()) throw std::runtime_error(fmt::format("{}: case {} has no result", dir_.string(), c));
-    for (auto& row : by_case[c]) document["results"].push_back(std::move(row));
+  ResultsDocument document = manifest.header;
+  std::size_t expected = 0;  // every case from 0 up, none left out
+  for (auto& [c, rows] : by_case) {
+    if (c != expected) break;
+    for (ResultRow& row : rows) document.rows.push_back(std::move(row));
+    ++expected;
   }
+  if (expected != manifest.cases) throw std::runtime_error(fmt::format("{}: case {} has no result", dir_.string(), expected));
   return document;
 }
 

@@ -60,21 +60,16 @@ void add_group_cost_models(std::map<std::size_t, GroupRun>& groups, const Expand
   }
 }
 
-// The results JSON's rows of CASES (as `ringsim run --json` writes them), each with its case index and,
+// The results' rows of CASES (as `ringsim run --json` writes them), each with its case index and,
 // when the sweep has several, its variant and topology.
-nlohmann::json rows_json(const SweepSpec& spec, const ExpandedSweep& sweep, const std::vector<std::size_t>& cases,
-                         const std::vector<std::optional<CaseResult>>& results) {
-  nlohmann::json rows = nlohmann::json::array();
+std::vector<ResultRow> sweep_rows(const SweepSpec& spec, const ExpandedSweep& sweep, const std::vector<std::size_t>& cases,
+                                  const std::vector<std::optional<CaseResult>>& results) {
+  std::vector<ResultRow> rows;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const SweepGroup& group = sweep.groups[sweep.cases[cases[i]].group];
-    ResultsDocument part;
-    part.scenario = spec.name;
-    part.rows = result_rows({*results[i]});
-    nlohmann::json document = part.to_json();
-    for (nlohmann::json& row : document["results"]) {
-      row["case"] = cases[i];
-      if (!spec.variants.empty()) row["variant"] = group.variant;
-      if (spec.topologies.size() > 1) row["topology"] = spec.topologies[group.topology].string();
+    for (ResultRow& row : result_rows({*results[i]}, spec.variants.empty() ? "" : group.variant)) {
+      row.case_index = cases[i];
+      if (spec.topologies.size() > 1) row.topology = spec.topologies[group.topology].string();
       rows.push_back(std::move(row));
     }
   }
@@ -128,8 +123,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
   if (!outcome.failures.empty()) return outcome;
 
   add_group_cost_models(groups, sweep, platforms, results);
-  nlohmann::json rows = rows_json(spec, sweep, cases, results);
-  outcome.rows = std::move(rows);
+  outcome.rows = sweep_rows(spec, sweep, cases, results);
   return outcome;
 }
 

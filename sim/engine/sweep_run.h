@@ -5,9 +5,9 @@
 
 #include "../model/sweep_spec.h"
 #include "../platform/cluster_layout.h"
+#include "../results/results_document.h"
 
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +15,12 @@
 namespace ringsim {
 
 struct SweepCasesOutcome {
-  std::optional<nlohmann::json> rows;  // an array; nullopt when a case failed
+  std::optional<std::vector<ResultRow>> rows;  // nullopt when a case failed
   std::vector<std::string> failures;   // one message per failed case, with the end of its log
 };
 
-// Rows of the results JSON (ResultsDocument's, per size) of CASES (indices into SWEEP.cases), in that
-// order, each tagged "case" (its index), "variant" when the sweep has variants and "topology" when it
+// Rows of the results (per size) of CASES (indices into SWEEP.cases), in that
+// order, each with its case index, its variant when the sweep has variants and its topology when it
 // has several topologies. ON_CASE_DONE(ok) is called as each case ends. PLATFORMS parallel to
 // SPEC.topologies. Throws Interrupted (process_pool.h) after killing the cases on SIGINT/SIGTERM.
 SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sweep, const std::vector<Platform>& platforms,

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace ringsim {
 namespace {
@@ -75,16 +77,15 @@ Topology ModelSettings::shape(Topology topology) const {
 
 namespace {
 
+// The smallest double above 0: a lower bound that excludes 0.
+const double kAboveZero = std::nextafter(0.0, 1.0);
+
 // Each reads one key of a "model" object into BASE (absent keys leave it as it is), in the order
 // read_model lists them, so the first error found in a file is the same whatever the split.
 
 // link_bandwidth_scale / link_latency_scale: a factor above 0 and at most 1000 (EXAMPLE in the error).
 void read_link_scale(JsonObjectReader& reader, const char* key, const char* example, double& scale) {
-  const nlohmann::json* value = reader.optional_value(key);
-  if (value == nullptr) return;
-  if (!value->is_number() || !(value->get<double>() > 0) || value->get<double>() > 1000)
-    reader.fail(key, fmt::format("expected a positive factor such as {}, found {}", example, describe_json(*value)));
-  scale = value->get<double>();
+  scale = reader.optional_number(key, kAboveZero, 1000, fmt::format("a positive factor such as {}", example)).value_or(scale);
 }
 
 void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
@@ -112,12 +113,9 @@ void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
 ProcessStack read_process_stack(const nlohmann::json& stack, const std::string& file, const std::string& path) {
   JsonObjectReader fields(stack, file, path);
   ProcessStack parsed;
-  if (const nlohmann::json* ratio = fields.optional_value("nic_ratio")) {
-    if (!ratio->is_number() || ratio->get<double>() <= 0)
-      fields.fail("nic_ratio", fmt::format("expected the stack's bandwidth as a multiple of the NIC's, such as 1 or 2, found {}",
-                                           describe_json(*ratio)));
-    parsed.nic_ratio = ratio->get<double>();
-  }
+  parsed.nic_ratio = fields.optional_number("nic_ratio", kAboveZero, std::numeric_limits<double>::max(),
+                                            "the stack's bandwidth as a multiple of the NIC's, such as 1 or 2")
+                         .value_or(parsed.nic_ratio);
   if (auto sharing = fields.optional_string("sharing")) {
     if (*sharing != "shared" && *sharing != "split")
       fields.fail("sharing", fmt::format("expected \"shared\" (send and receive compete) or \"split\", found \"{}\"", *sharing));
@@ -131,12 +129,9 @@ ProcessStack read_process_stack(const nlohmann::json& stack, const std::string& 
 void read_nic_keys(JsonObjectReader& reader, ModelSettings& base) {
   if (auto bandwidth = reader.optional_bandwidth("nic_bandwidth")) base.nic_bandwidth_Bps = *bandwidth;
   if (auto latency = reader.optional_latency("nic_latency")) base.nic_latency_s = *latency;
-  if (const nlohmann::json* efficiency = reader.optional_value("nic_efficiency")) {
-    if (!efficiency->is_number() || !(efficiency->get<double>() > 0) || efficiency->get<double>() > 1)
-      reader.fail("nic_efficiency", fmt::format("expected the share of the NIC's bandwidth traffic gets, above 0 and at "
-                                                "most 1, such as 0.94, found {}", describe_json(*efficiency)));
-    base.nic_efficiency = efficiency->get<double>();
-  }
+  base.nic_efficiency = reader.optional_number("nic_efficiency", kAboveZero, 1,
+                                               "the share of the NIC's bandwidth traffic gets, above 0 and at most 1, such as 0.94")
+                            .value_or(base.nic_efficiency);
   if (auto sharing = reader.optional_string("nic_sharing")) {
     if (*sharing != "split-duplex" && *sharing != "half-duplex")
       reader.fail("nic_sharing", fmt::format("expected \"split-duplex\" (each direction at full bandwidth) or \"half-duplex\" "
@@ -152,11 +147,8 @@ BackgroundLoad read_background_load(const nlohmann::json& value, const std::stri
   load.direction = fields.optional_string("direction").value_or("both");
   if (load.direction != "up" && load.direction != "down" && load.direction != "both")
     fields.fail("direction", fmt::format("expected \"up\", \"down\" or \"both\", found \"{}\"", load.direction));
-  const nlohmann::json& fraction = fields.required_value("fraction");
-  if (!fraction.is_number() || !(fraction.get<double>() > 0) || !(fraction.get<double>() < 1))
-    fields.fail("fraction", fmt::format("expected the share of the link's bandwidth the cross traffic takes, "
-                                        "between 0 and 1 exclusive, found {}", describe_json(fraction)));
-  load.fraction = fraction.get<double>();
+  load.fraction = fields.required("fraction").number(
+      kAboveZero, std::nextafter(1.0, 0.0), "the share of the link's bandwidth the cross traffic takes, between 0 and 1 exclusive");
   fields.finish();
   return load;
 }

@@ -61,14 +61,12 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
   }
   if (!nccl_has_protocol(base.version, base.protocol))
     reader.fail("protocol", fmt::format("LL128 came with NCCL 2.5; version is \"{}\" (use \"LL\" or \"Simple\")", base.version_text));
-  if (const nlohmann::json* size = reader.optional_value("buffsize")) {
-    std::optional<std::uint64_t> bytes;
-    if (size->is_string()) bytes = parse_bytes(size->get<std::string>());
-    else if (size->is_number_unsigned()) bytes = size->get<std::uint64_t>();
+  if (const auto size = reader.optional("buffsize")) {
+    const std::optional<std::uint64_t> bytes = size->byte_count();
     // 8 steps of at least 8 KiB each; NCCL's slices are a quarter of the buffer.
     if (!bytes || *bytes < (64u << 10) || *bytes > (1ULL << 30) || *bytes % 4096 != 0)
       reader.fail("buffsize", fmt::format("expected NCCL_BUFFSIZE between 64KiB and 1GiB, a multiple of 4KiB, such as \"4MiB\"; "
-                                          "found {}", describe_json(*size)));
+                                          "found {}", describe_json(size->json())));
     base.buffsize = *bytes;
   }
   if (auto capability = reader.optional_int("compute_capability", 60, 120)) {

@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include "../common/input_error.h"
+#include "../common/json_input.h"
 #include "../common/units.h"
 #include "../rank/algorithm_catalog.h"
 
@@ -13,9 +14,7 @@ namespace {
 constexpr int kMaxRanks = 65536;
 
 std::uint64_t read_size(const nlohmann::json& value, const std::string& file, const std::string& path) {
-  std::optional<std::uint64_t> bytes;
-  if (value.is_string()) bytes = parse_bytes(value.get<std::string>());
-  else if (value.is_number_unsigned()) bytes = value.get<std::uint64_t>();
+  const std::optional<std::uint64_t> bytes = JsonValue(value, file, path).byte_count();
   if (!bytes) throw_input_error(file, path, fmt::format("expected {}, found {}", kBytesHint, describe_json(value)));
   if (*bytes == 0 || *bytes % 4 != 0)
     throw_input_error(file, path, fmt::format("{} bytes is not a whole, non-empty float32 buffer: use a multiple of 4",

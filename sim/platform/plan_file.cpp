@@ -1,11 +1,9 @@
 #include "plan_file.h"
 
-#include "../common/input_error.h"
+#include "../common/json_input.h"
 
-#include <fmt/format.h>
-#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace ringsim {
 namespace {
@@ -13,7 +11,13 @@ namespace {
 using nlohmann::json;
 
 json link_json(const LinkSpec& link) { return {link.bandwidth_Bps, link.latency_s}; }
-LinkSpec link_of(const json& value) { return {value.at(0).get<double>(), value.at(1).get<double>()}; }
+// [bandwidth in B/s, latency in s], both finite and not negative.
+LinkSpec link_of(const JsonValue& value) {
+  const std::vector<JsonValue> pair = value.array();
+  if (pair.size() != 2) value.fail("expected [bandwidth, latency]");
+  constexpr double kMax = std::numeric_limits<double>::max();
+  return {pair[0].number(0, kMax), pair[1].number(0, kMax)};
+}
 
 json node_json(const NodeSpec& node) {
   json value = {{"name", node.name}, {"gpus", node.gpus}, {"nic", link_json(node.nic)}, {"nics", node.nics},
@@ -25,18 +29,28 @@ json node_json(const NodeSpec& node) {
   return value;
 }
 
-NodeSpec node_of(const json& value) {
+NodeSpec node_of(const JsonValue& value) {
+  JsonObjectReader fields = value.object();
+  constexpr int kMaxInt = std::numeric_limits<int>::max();
   NodeSpec node;
-  node.name = value.at("name").get<std::string>();
-  node.gpus = value.at("gpus").get<int>();
-  node.nic = link_of(value.at("nic"));
-  node.nics = value.at("nics").get<int>();
-  node.intra_kind = static_cast<IntraKind>(value.at("intra_kind").get<int>());
-  node.intra_ports = value.value("intra_ports", node.intra_kind == IntraKind::nvlink);
-  node.intra = link_of(value.at("intra"));
-  node.gpu_speed_flops = value.at("gpu_speed").get<double>();
-  if (value.contains("nic_affinity")) node.nic_affinity = value.at("nic_affinity").get<std::vector<int>>();
-  if (value.contains("nic_transport")) node.nic_transport = static_cast<NicTransport>(value.at("nic_transport").get<int>());
+  node.name = fields.required_string("name");
+  node.gpus = static_cast<int>(fields.required_int("gpus", 1, kMaxInt));
+  node.nic = link_of(fields.required("nic"));
+  node.nics = static_cast<int>(fields.required_int("nics", 1, kMaxInt));
+  node.intra_kind = static_cast<IntraKind>(fields.required_int("intra_kind", 0, static_cast<int>(IntraKind::nvlink)));
+  node.intra_ports = fields.optional_bool("intra_ports").value_or(node.intra_kind == IntraKind::nvlink);
+  node.intra = link_of(fields.required("intra"));
+  node.gpu_speed_flops = fields.required_number("gpu_speed", 0, std::numeric_limits<double>::max());
+  if (const nlohmann::json* affinity = fields.optional_value("nic_affinity")) {
+    if (!affinity->is_array()) fields.fail("nic_affinity", "expected a list of NIC indices, -1 for none");
+    for (const nlohmann::json& entry : *affinity) {
+      const auto nic = json_integer<int>(entry, -1, node.nics - 1);
+      if (!nic) fields.fail("nic_affinity", "expected a list of NIC indices, -1 for none");
+      node.nic_affinity.push_back(*nic);
+    }
+  }
+  node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::roce)).value_or(0));
+  fields.finish();
   return node;
 }
 
@@ -63,38 +77,42 @@ std::string plan_file_json(const Topology& topology, const PlatformModel& model)
 }
 
 std::pair<Topology, PlatformModel> read_plan_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{}: cannot read the platform plan (does it exist?)", file.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    const json document = json::parse(text.str());
-    Topology topology;
-    topology.name = document.at("name").get<std::string>();
-    topology.description = document.at("description").get<std::string>();
-    for (const json& rack_value : document.at("racks")) {
-      RackSpec rack;
-      rack.name = rack_value.at("name").get<std::string>();
-      rack.switch_link = link_of(rack_value.at("switch"));
-      rack.switch_nonblocking = rack_value.at("switch_nonblocking").get<bool>();
-      rack.uplink = link_of(rack_value.at("uplink"));
-      for (const json& node : rack_value.at("nodes")) rack.nodes.push_back(node_of(node));
-      topology.racks.push_back(std::move(rack));
-    }
-    if (document.contains("spine")) topology.spine = link_of(document.at("spine"));
-    topology.spine_nonblocking = document.at("spine_nonblocking").get<bool>();
-    PlatformModel model;
-    model.nic_half_duplex = document.at("nic_half_duplex").get<bool>();
-    if (document.contains("process_stack")) {
-      const json& stack = document.at("process_stack");
-      model.process_stack = ProcessStack{stack.at("nic_ratio").get<double>(), stack.at("shared").get<bool>(), stack.at("latency").get<double>()};
-    }
-    for (const json& load : document.at("background"))
-      model.background.push_back({load.at("link").get<std::string>(), load.at("direction").get<std::string>(), load.at("fraction").get<double>()});
-    return {std::move(topology), std::move(model)};
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: not a ringsim platform plan: {}", file.string(), e.what()));
+  // Written by ringsim itself (plan_file_json), yet read with the checked accessor like every JSON file.
+  const json content = load_json_file(file);
+  JsonObjectReader document = JsonValue(content, file.string(), "").object();
+  Topology topology;
+  topology.name = document.required_string("name");
+  topology.description = document.required_string("description");
+  for (const JsonValue& rack_value : document.required("racks").array()) {
+    JsonObjectReader rack_fields = rack_value.object();
+    RackSpec rack;
+    rack.name = rack_fields.required_string("name");
+    rack.switch_link = link_of(rack_fields.required("switch"));
+    rack.switch_nonblocking = rack_fields.required_bool("switch_nonblocking");
+    rack.uplink = link_of(rack_fields.required("uplink"));
+    for (const JsonValue& node : rack_fields.required("nodes").array()) rack.nodes.push_back(node_of(node));
+    rack_fields.finish();
+    topology.racks.push_back(std::move(rack));
   }
+  if (const auto spine = document.optional("spine")) topology.spine = link_of(*spine);
+  topology.spine_nonblocking = document.required_bool("spine_nonblocking");
+  PlatformModel model;
+  model.nic_half_duplex = document.required_bool("nic_half_duplex");
+  if (const auto stack = document.optional("process_stack")) {
+    JsonObjectReader fields = stack->object();
+    model.process_stack = ProcessStack{fields.required_number("nic_ratio", 0, std::numeric_limits<double>::max()),
+                                       fields.required_bool("shared"),
+                                       fields.required_number("latency", 0, std::numeric_limits<double>::max())};
+    fields.finish();
+  }
+  for (const JsonValue& load : document.required("background").array()) {
+    JsonObjectReader fields = load.object();
+    model.background.push_back({fields.required_string("link"), fields.required_string("direction"),
+                                fields.required_number("fraction", 0, 1)});
+    fields.finish();
+  }
+  document.finish();
+  return {std::move(topology), std::move(model)};
 }
 
 }  // namespace ringsim

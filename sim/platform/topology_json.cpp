@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -238,11 +239,9 @@ void read_uplink(JsonObjectReader& rack_reader, std::size_t racks, RackSpec& rac
   double nic_total = 0;
   for (const NodeSpec& node : rack.nodes) nic_total += node.nic.bandwidth_Bps * node.nics;
   rack.uplink = read_link(rack_reader, "uplink", LinkSpec{nic_total, kDefaultUplinkLatency});
-  if (ratio != nullptr) {
-    if (!ratio->is_number() || ratio->get<double>() < 1)
-      rack_reader.fail("oversubscription", fmt::format("expected a ratio >= 1 such as 4 (4:1), found {}", describe_json(*ratio)));
-    rack.uplink.bandwidth_Bps = nic_total / ratio->get<double>();
-  }
+  if (const auto oversubscription = rack_reader.optional_number("oversubscription", 1, std::numeric_limits<double>::max(),
+                                                               "a ratio >= 1 such as 4 (4:1)"))
+    rack.uplink.bandwidth_Bps = nic_total / *oversubscription;
 }
 
 // Rack R of RACKS: its name, switch, node groups and uplink.

@@ -41,12 +41,11 @@ struct RankReport {
 };
 
 nlohmann::json traffic_json(const std::optional<TrafficSummary>& traffic);  // null when absent
-// Throws nlohmann::json::exception when a key is missing or of the wrong type.
-TrafficSummary parse_traffic(const nlohmann::json& traffic);
 
 nlohmann::json rank_report_json(const RankReport& report);
-// Throws nlohmann::json::exception when REPORT lacks a key or holds a value of the wrong type.
-RankReport parse_rank_report(const nlohmann::json& report);
+// Read back by the launcher (rank_report_reader.cpp, not linked into the rank program): throws
+// InputError "FILE: PATH: expected ..." when REPORT lacks a key or holds a value of the wrong type.
+RankReport parse_rank_report(const nlohmann::json& report, const std::string& file);
 
 // The events file: one JSON line per size, {"bytes", "fields", "phase_names", "values"}, "values"
 // holding the events of every rank flattened, kEventFields.size() numbers each, in this order.

@@ -66,49 +66,25 @@ namespace {
 // The most ranks a scenario simulates (sim/model/scenario.cpp): a timeline cannot hold more.
 constexpr int kMostRanks = 65536;
 
-// The keys of one trace event (or of its "args"), read with the file and the JSON path in every error.
-class EventFields {
- public:
-  EventFields(const nlohmann::json& object, const std::string& file, std::string path)
-      : object_(object), file_(file), path_(std::move(path)) {
-    if (!object_.is_object()) throw_input_error(file_, path_, fmt::format("expected an object, found {}", describe_json(object_)));
-  }
+// A trace event's keys are read with the checked accessor; keys ringsim does not read are allowed.
+std::string text(JsonObjectReader& fields, std::string_view key) { return fields.optional_string(key).value_or(""); }
 
-  const nlohmann::json* find(const char* key) const {
-    const auto it = object_.find(key);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  std::string text(const char* key, const std::string& otherwise) const {
-    const nlohmann::json* value = find(key);
-    if (value == nullptr) return otherwise;
-    if (!value->is_string()) fail(key, fmt::format("expected a string, found {}", describe_json(*value)));
-    return value->get<std::string>();
-  }
-  std::string required_text(const char* key) const {
-    if (find(key) == nullptr) fail(key, "missing required key (a string)");
-    return text(key, "");
-  }
-  // The integer under KEY from MIN to MAX; WHAT says what it counts in the error.
-  template <typename T>
-  T integer(const char* key, T min, T max, std::string_view what) const {
-    const nlohmann::json* value = find(key);
-    if (value == nullptr) fail(key, fmt::format("missing required key ({})", what));
-    const std::optional<T> number = json_integer<T>(*value, min, max);
-    if (!number) fail(key, fmt::format("expected {} (an integer from {} to {}), found {}", what, min, max, describe_json(*value)));
-    return *number;
-  }
-  EventFields object(const char* key) const {
-    if (find(key) == nullptr) fail(key, "missing required key (an object)");
-    return EventFields(*find(key), file_, at(key));
-  }
-  std::string at(const char* key) const { return fmt::format("{}/{}", path_, key); }
-  [[noreturn]] void fail(const char* key, std::string_view message) const { throw_input_error(file_, at(key), message); }
+// The integer under KEY from MIN to MAX; WHAT says what it counts in the error.
+template <typename T>
+T integer(JsonObjectReader& fields, std::string_view key, T min, T max, std::string_view what) {
+  if (fields.optional_value(key) == nullptr) fields.fail(key, fmt::format("missing required key ({})", what));
+  return fields.required(key).integer<T>(min, max, what);
+}
 
- private:
-  const nlohmann::json& object_;
-  const std::string& file_;
-  std::string path_;
-};
+JsonObjectReader event_object(const JsonValue& event) {
+  if (!event.json().is_object()) event.fail(fmt::format("expected an object, found {}", describe_json(event.json())));
+  return event.object();
+}
+
+JsonObjectReader args_of(JsonObjectReader& event) {
+  if (event.optional_value("args") == nullptr) event.fail("args", "missing required key (an object)");
+  return event_object(event.required("args"));
+}
 
 // A ring case of the timeline: a "process_name" event whose args name the algorithm "ring".
 struct RingProcess {
@@ -118,40 +94,40 @@ struct RingProcess {
   std::string ranks_path;  // where "ranks" is, for the error when the ring is too large to replay
 };
 
-std::map<int, RingProcess> ring_processes(const nlohmann::json& events, const std::string& file) {
+std::map<int, RingProcess> ring_processes(const std::vector<JsonValue>& events) {
+  constexpr int kIntMin = std::numeric_limits<int>::min(), kIntMax = std::numeric_limits<int>::max();
   std::map<int, RingProcess> rings;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const EventFields event(events[i], file, fmt::format("/traceEvents/{}", i));
-    if (event.text("ph", "") != "M" || event.text("name", "") != "process_name") continue;
-    const EventFields args = event.object("args");
-    if (args.text("algorithm", "") != "ring") continue;
-    const int pid = event.integer<int>("pid", std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), "a process id");
-    rings[pid] = {args.integer<int>("ranks", 1, kMostRanks, "a rank count"),
-                  args.integer<std::uint64_t>("bytes", 0, std::numeric_limits<std::uint64_t>::max(), "a byte count"),
-                  args.text("name", ""), args.at("ranks")};
+  for (const JsonValue& value : events) {
+    JsonObjectReader event = event_object(value);
+    if (text(event, "ph") != "M" || text(event, "name") != "process_name") continue;
+    JsonObjectReader args = args_of(event);
+    if (text(args, "algorithm") != "ring") continue;
+    const int pid = integer<int>(event, "pid", kIntMin, kIntMax, "a process id");
+    rings[pid] = {integer<int>(args, "ranks", 1, kMostRanks, "a rank count"),
+                  integer<std::uint64_t>(args, "bytes", 0, std::numeric_limits<std::uint64_t>::max(), "a byte count"),
+                  text(args, "name"), args.path_of("ranks")};
   }
   return rings;
 }
 
 // The step records of process PID; phase numbers in the order their names first appear.
-std::vector<StepRecord> ring_steps(const nlohmann::json& events, const std::string& file, int pid, int ranks,
-                                   std::vector<std::string>& phase_names) {
+std::vector<StepRecord> ring_steps(const std::vector<JsonValue>& events, int pid, int ranks, std::vector<std::string>& phase_names) {
+  constexpr int kIntMin = std::numeric_limits<int>::min(), kIntMax = std::numeric_limits<int>::max();
   const std::string rank_of_ring = fmt::format("a rank of the {}-rank ring", ranks);
   std::vector<StepRecord> steps;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const EventFields event(events[i], file, fmt::format("/traceEvents/{}", i));
-    if (event.text("ph", "") != "X" || event.find("pid") == nullptr) continue;
-    if (event.integer<int>("pid", std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), "a process id") != pid)
-      continue;
-    const EventFields args = event.object("args");
-    const std::string phase = args.required_text("phase");
+  for (const JsonValue& value : events) {
+    JsonObjectReader event = event_object(value);
+    if (text(event, "ph") != "X" || event.optional_value("pid") == nullptr) continue;
+    if (integer<int>(event, "pid", kIntMin, kIntMax, "a process id") != pid) continue;
+    JsonObjectReader args = args_of(event);
+    const std::string phase = args.required_string("phase");
     auto known = std::find(phase_names.begin(), phase_names.end(), phase);
     if (known == phase_names.end()) known = phase_names.insert(phase_names.end(), phase);
-    steps.push_back({event.integer<int>("tid", 0, ranks - 1, rank_of_ring), static_cast<int>(known - phase_names.begin()),
-                     args.integer<int>("step", 0, std::numeric_limits<int>::max(), "a step number"),
-                     args.integer<int>("chunk", 0, ranks - 1, fmt::format("a chunk of the {}-rank ring", ranks)),
-                     args.integer<int>("peer", 0, ranks - 1, rank_of_ring),
-                     args.integer<std::uint64_t>("bytes", 0, std::numeric_limits<std::uint64_t>::max(), "a byte count"), 0, 0});
+    steps.push_back({integer<int>(event, "tid", 0, ranks - 1, rank_of_ring), static_cast<int>(known - phase_names.begin()),
+                     integer<int>(args, "step", 0, kIntMax, "a step number"),
+                     integer<int>(args, "chunk", 0, ranks - 1, fmt::format("a chunk of the {}-rank ring", ranks)),
+                     integer<int>(args, "peer", 0, ranks - 1, rank_of_ring),
+                     integer<std::uint64_t>(args, "bytes", 0, std::numeric_limits<std::uint64_t>::max(), "a byte count"), 0, 0});
   }
   return steps;
 }
@@ -162,8 +138,8 @@ std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace,
   if (!trace.is_object() || !trace.contains("traceEvents") || !trace.at("traceEvents").is_array())
     throw_input_error(file, trace.is_object() ? "/traceEvents" : "/",
                       "not a timeline (expected a Chrome trace with \"traceEvents\", as `ringsim run --timeline FILE` writes)");
-  const auto& events = trace.at("traceEvents");
-  const auto rings = ring_processes(events, file);
+  const std::vector<JsonValue> events = JsonValue(trace.at("traceEvents"), file, "/traceEvents").array();
+  const auto rings = ring_processes(events);
   if (rings.empty()) return std::nullopt;
   const auto chosen = std::min_element(rings.begin(), rings.end(), [](const auto& a, const auto& b) {
     if (a.second.ranks != b.second.ranks) return better_ring_to_draw(a.second.ranks, b.second.ranks);
@@ -177,7 +153,7 @@ std::optional<ChunkMovement> movement_from_timeline(const nlohmann::json& trace,
                                   "of at most {}",
                                   ring.ranks, kLargestReplayedRing));
   std::vector<std::string> phase_names;
-  const auto steps = ring_steps(events, file, chosen->first, ring.ranks, phase_names);
+  const auto steps = ring_steps(events, chosen->first, ring.ranks, phase_names);
   return replay_steps(ring.ranks, phase_names, steps, fmt::format("the recorded steps of {} in {}", ring.name, file));
 }
 

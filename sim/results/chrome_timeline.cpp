@@ -21,49 +21,37 @@ constexpr std::size_t kValuesPerEvent = kEventFields.size();
 // Value I of an event (the events file holds every value as a double) as a whole number from MIN to
 // MAX: a cast of a double out of the integer's range is undefined behaviour.
 template <typename T>
-T whole_number(const nlohmann::json& values, std::size_t i, double min, double max_exclusive, const std::string& where) {
-  const double value = values[i].get<double>();
+T whole_number(const std::vector<JsonValue>& values, std::size_t i, double min, double max_exclusive) {
+  const double value = values[i].number();
   if (!(value >= min && value < max_exclusive) || value != std::trunc(value))
-    throw_input_error(where, fmt::format("/values/{}", i),
-                      fmt::format("{} {} is not a whole number from {} to {}", kEventFields[i % kValuesPerEvent],
-                                  describe_json(values[i]), min, max_exclusive - 1));
+    values[i].fail(fmt::format("{} {} is not a whole number from {} to {}", kEventFields[i % kValuesPerEvent],
+                               describe_json(values[i].json()), min, max_exclusive - 1));
   return static_cast<T>(value);
 }
 
-std::vector<std::string> strings(const nlohmann::json& value, const std::string& where, const char* path) {
-  if (!value.is_array()) throw_input_error(where, path, fmt::format("expected an array of strings, found {}", describe_json(value)));
+std::vector<std::string> strings(const JsonValue& value) {
+  if (!value.json().is_array()) value.fail(fmt::format("expected an array of strings, found {}", describe_json(value.json())));
   std::vector<std::string> texts;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (!value[i].is_string())
-      throw_input_error(where, fmt::format("{}/{}", path, i), fmt::format("expected a string, found {}", describe_json(value[i])));
-    texts.push_back(value[i].get<std::string>());
-  }
+  for (const JsonValue& text : value.array()) texts.push_back(text.string());
   return texts;
 }
 
-const nlohmann::json& required(const nlohmann::json& entry, const char* key, const std::string& where) {
-  if (!entry.contains(key)) throw_input_error(where, fmt::format("/{}", key), "missing required key");
-  return entry.at(key);
-}
-
 // The "values" of an events line: kValuesPerEvent numbers per step, in kEventFields' order.
-std::vector<StepRecord> read_steps(const nlohmann::json& values, std::size_t phases, const std::string& where) {
-  if (!values.is_array()) throw_input_error(where, "/values", fmt::format("expected an array of numbers, found {}", describe_json(values)));
+std::vector<StepRecord> read_steps(const JsonValue& checked, std::size_t phases) {
+  if (!checked.json().is_array()) checked.fail(fmt::format("expected an array of numbers, found {}", describe_json(checked.json())));
+  const std::vector<JsonValue> values = checked.array();
   if (values.size() % kValuesPerEvent != 0)
-    throw_input_error(where, "/values", fmt::format("holds {} numbers, not a multiple of {}", values.size(), kValuesPerEvent));
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (!values[i].is_number())
-      throw_input_error(where, fmt::format("/values/{}", i), fmt::format("expected a number, found {}", describe_json(values[i])));
+    checked.fail(fmt::format("holds {} numbers, not a multiple of {}", values.size(), kValuesPerEvent));
+  for (const JsonValue& value : values) value.number();  // every one a number before any is read
   constexpr double kIntLow = std::numeric_limits<int>::min(), kIntEnd = 1.0 + std::numeric_limits<int>::max();
   const double bytes_end = std::ldexp(1.0, 64);  // 2^64, one past the largest std::uint64_t
   std::vector<StepRecord> steps;
   for (std::size_t i = 0; i < values.size(); i += kValuesPerEvent) {
-    const auto integer = [&](std::size_t field) { return whole_number<int>(values, i + field, kIntLow, kIntEnd, where); };
+    const auto integer = [&](std::size_t field) { return whole_number<int>(values, i + field, kIntLow, kIntEnd); };
     StepRecord step{integer(0), integer(1), integer(2), integer(3), integer(4),
-                    whole_number<std::uint64_t>(values, i + 5, 0, bytes_end, where), values[i + 6].get<double>(),
-                    values[i + 7].get<double>()};
+                    whole_number<std::uint64_t>(values, i + 5, 0, bytes_end), values[i + 6].number(), values[i + 7].number()};
     if (step.phase < 0 || static_cast<std::size_t>(step.phase) >= phases)
-      throw_input_error(where, fmt::format("/values/{}", i + 1), fmt::format("phase {} has no name in \"phase_names\"", step.phase));
+      values[i + 1].fail(fmt::format("phase {} has no name in \"phase_names\"", step.phase));
     steps.push_back(step);
   }
   return steps;
@@ -77,16 +65,18 @@ SizeSteps parse_line(const std::string& line, const std::string& where) {
     throw InputError(fmt::format("{}: not JSON: {}", where, e.what()));
   }
   if (!entry.is_object()) throw_input_error(where, "/", fmt::format("not an events line: expected an object, found {}", describe_json(entry)));
+  JsonObjectReader fields(entry, where, "");
   SizeSteps size;
-  const auto bytes = json_integer<std::uint64_t>(required(entry, "bytes", where));
-  if (!bytes) throw_input_error(where, "/bytes", fmt::format("expected a byte count, found {}", describe_json(entry.at("bytes"))));
-  size.bytes = *bytes;
+  const JsonValue bytes = fields.required("bytes");
+  if (!json_integer<std::uint64_t>(bytes.json())) bytes.fail(fmt::format("expected a byte count, found {}", describe_json(bytes.json())));
+  size.bytes = bytes.integer<std::uint64_t>();
   // The order rank_main.cpp flattens each event in; a file with other fields is from another program.
-  const auto fields = strings(required(entry, "fields", where), where, "/fields");
-  if (!std::equal(fields.begin(), fields.end(), kEventFields.begin(), kEventFields.end()))
-    throw_input_error(where, "/fields", fmt::format("unexpected \"fields\" {}", nlohmann::json(fields).dump()));
-  size.phase_names = entry.contains("phase_names") ? strings(entry.at("phase_names"), where, "/phase_names") : default_phase_names();
-  size.steps = read_steps(required(entry, "values", where), size.phase_names.size(), where);
+  const auto names = strings(fields.required("fields"));
+  if (!std::equal(names.begin(), names.end(), kEventFields.begin(), kEventFields.end()))
+    fields.fail("fields", fmt::format("unexpected \"fields\" {}", nlohmann::json(names).dump()));
+  const auto phase_names = fields.optional("phase_names");
+  size.phase_names = phase_names ? strings(*phase_names) : default_phase_names();
+  size.steps = read_steps(fields.required("values"), size.phase_names.size());
   return size;
 }
 

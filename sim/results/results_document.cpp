@@ -5,61 +5,13 @@
 #include "../common/json_input.h"
 
 #include <fmt/format.h>
-#include <type_traits>
+#include <limits>
 
 namespace ringsim {
 namespace {
 
 const char* kNotResults = "not a ringsim results JSON (expected an object with a \"results\" array, "
                           "as `ringsim run --json FILE` writes)";
-
-// The keys of a row or of the envelope, read with the file and JSON path in every error.
-class FieldReader {
- public:
-  FieldReader(const nlohmann::json& object, const std::string& file, std::string path)
-      : object_(object), file_(file), path_(std::move(path)) {}
-
-  template <typename T>
-  T required(const char* key) const {
-    const auto it = object_.find(key);
-    if (it == object_.end()) throw_input_error(file_, path_, fmt::format("missing \"{}\"", key));
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      // Only integers in T's range (json_input.h: a float converted by nlohmann can be undefined behaviour).
-      const std::optional<T> number = json_integer<T>(*it);
-      if (!number) throw_input_error(file_, at(key), fmt::format("unexpected {}", describe_json(*it)));
-      return *number;
-    }
-    try {
-      return it->get<T>();
-    } catch (const nlohmann::json::exception&) {
-      throw_input_error(file_, at(key), fmt::format("unexpected {}", describe_json(*it)));
-    }
-  }
-
-  template <typename T>
-  std::optional<T> optional(const char* key) const {
-    const auto it = object_.find(key);
-    if (it == object_.end() || it->is_null()) return std::nullopt;
-    return required<T>(key);
-  }
-
-  // The object under KEY, when present and not null.
-  std::optional<FieldReader> object(const char* key) const {
-    const auto it = object_.find(key);
-    if (it == object_.end() || it->is_null()) return std::nullopt;
-    if (!it->is_object()) throw_input_error(file_, at(key), fmt::format("expected an object, found {}", describe_json(*it)));
-    return FieldReader(*it, file_, at(key));
-  }
-
-  nlohmann::json raw(const char* key) const { return object_.contains(key) ? object_.at(key) : nlohmann::json(); }
-  std::string at(const char* key) const { return fmt::format("{}/{}", path_, key); }
-  void fail(const std::string& message) const { throw_input_error(file_, path_, message); }
-
- private:
-  const nlohmann::json& object_;
-  const std::string& file_;
-  std::string path_;
-};
 
 nlohmann::json row_json(const ResultRow& row) {
   nlohmann::json json{{"placement", row.placement},
@@ -77,6 +29,8 @@ nlohmann::json row_json(const ResultRow& row) {
   // Only when not SMPI, the engine of every golden, whose JSON carries no "engine" key.
   if (row.engine != "smpi") json["engine"] = row.engine;
   if (!row.variant.empty()) json["variant"] = row.variant;
+  if (!row.topology.empty()) json["topology"] = row.topology;
+  if (row.case_index) json["case"] = *row.case_index;
   if (row.closed_form_s) json["closed_form_s"] = *row.closed_form_s;
   if (row.cost_model)
     json["cost_model"] = {{"alpha_s", row.cost_model->alpha_s},
@@ -85,36 +39,64 @@ nlohmann::json row_json(const ResultRow& row) {
   return json;
 }
 
-TrafficSummary read_traffic(const FieldReader& traffic) {
-  return {traffic.required<std::uint64_t>("max_rank_sent_bytes"), traffic.required<std::uint64_t>("max_rank_recv_bytes"),
-          traffic.optional<std::uint64_t>("total_bytes").value_or(0), traffic.optional<std::uint64_t>("steps").value_or(0)};
+// Results files are read leniently (keys ringsim does not know are ignored, newer writers may add
+// some) but every value through the checked accessor: a wrong type or a number out of range is an error.
+TrafficSummary read_traffic(JsonObjectReader traffic) {
+  const auto count = [&](std::string_view key) { return traffic.required(key).integer<std::uint64_t>(); };
+  const auto optional_count = [&](std::string_view key) {
+    const auto value = traffic.optional(key);
+    return value && !value->is_null() ? value->integer<std::uint64_t>() : 0;
+  };
+  return {count("max_rank_sent_bytes"), count("max_rank_recv_bytes"), optional_count("total_bytes"), optional_count("steps")};
 }
 
-ResultRow read_row(const nlohmann::json& json, const std::string& file, const std::string& path) {
-  if (!json.is_object()) throw_input_error(file, path, fmt::format("expected an object, found {}", describe_json(json)));
-  const FieldReader fields(json, file, path);
+// The value under KEY unless it is absent or null.
+std::optional<JsonValue> present(JsonObjectReader& fields, std::string_view key) {
+  auto value = fields.optional(key);
+  if (value && value->is_null()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string> optional_text(JsonObjectReader& fields, std::string_view key) {
+  const auto value = present(fields, key);
+  return value ? std::optional(value->string()) : std::nullopt;
+}
+
+std::optional<double> optional_number(JsonObjectReader& fields, std::string_view key) {
+  const auto value = present(fields, key);
+  return value ? std::optional(value->number()) : std::nullopt;
+}
+
+ResultRow read_row(const JsonValue& value) {
+  JsonObjectReader fields = value.object();
   ResultRow row;
-  row.placement = fields.required<std::string>("placement");
-  row.order = fields.optional<std::string>("order").value_or(row.order);
-  row.algorithm = fields.optional<std::string>("algorithm").value_or(row.algorithm);
-  row.engine = fields.optional<std::string>("engine").value_or(row.engine);
-  row.variant = fields.optional<std::string>("variant").value_or("");
-  row.ranks = fields.required<int>("ranks");
-  row.bytes = fields.required<std::uint64_t>("bytes");
-  row.time_s = fields.required<double>("time_s");
-  if (row.ranks < 1 || row.bytes == 0 || !(row.time_s > 0)) fields.fail("ranks, bytes and time_s must be positive");
-  row.iterations = fields.optional<std::uint64_t>("iterations").value_or(0);
-  row.algbw_GBps = fields.optional<double>("algbw_GBps").value_or(algbw_GBps(row.bytes, row.time_s));
-  row.busbw_GBps = fields.optional<double>("busbw_GBps").value_or(busbw_GBps(row.bytes, row.time_s, row.ranks));
+  row.placement = fields.required("placement").string();
+  row.order = optional_text(fields, "order").value_or(row.order);
+  row.algorithm = optional_text(fields, "algorithm").value_or(row.algorithm);
+  row.engine = optional_text(fields, "engine").value_or(row.engine);
+  row.variant = optional_text(fields, "variant").value_or("");
+  row.topology = optional_text(fields, "topology").value_or("");
+  if (const auto index = present(fields, "case")) row.case_index = index->integer<std::size_t>();
+  row.ranks = fields.required("ranks").integer<int>(1, std::numeric_limits<int>::max());
+  row.bytes = fields.required("bytes").integer<std::uint64_t>();
+  row.time_s = fields.required("time_s").number();
+  if (row.ranks < 1 || row.bytes == 0 || !(row.time_s > 0)) value.fail("ranks, bytes and time_s must be positive");
+  if (const auto iterations = present(fields, "iterations")) row.iterations = iterations->integer<std::uint64_t>();
+  row.algbw_GBps = optional_number(fields, "algbw_GBps").value_or(algbw_GBps(row.bytes, row.time_s));
+  row.busbw_GBps = optional_number(fields, "busbw_GBps").value_or(busbw_GBps(row.bytes, row.time_s, row.ranks));
   row.time_stats = {row.time_s, row.time_s, row.time_s};
-  if (const auto stats = fields.object("time_stats"))
-    row.time_stats = {stats->required<double>("min"), stats->required<double>("median"), stats->required<double>("max")};
-  row.wrong = fields.optional<long long>("wrong");
-  if (const auto traffic = fields.object("traffic")) row.traffic = read_traffic(*traffic);
-  row.closed_form_s = fields.optional<double>("closed_form_s");
-  if (const auto model = fields.object("cost_model"))
-    row.cost_model = CostParameters{model->required<double>("alpha_s"), model->required<double>("beta_s_per_byte"),
-                                    model->optional<double>("gamma_s_per_byte").value_or(0)};
+  if (const auto stats = present(fields, "time_stats")) {
+    JsonObjectReader stat = stats->object();
+    row.time_stats = {stat.required("min").number(), stat.required("median").number(), stat.required("max").number()};
+  }
+  if (const auto wrong = present(fields, "wrong")) row.wrong = wrong->integer<long long>();
+  if (const auto traffic = present(fields, "traffic")) row.traffic = read_traffic(traffic->object());
+  row.closed_form_s = optional_number(fields, "closed_form_s");
+  if (const auto model = present(fields, "cost_model")) {
+    JsonObjectReader cost = model->object();
+    row.cost_model = CostParameters{cost.required("alpha_s").number(), cost.required("beta_s_per_byte").number(),
+                                    optional_number(cost, "gamma_s_per_byte").value_or(0)};
+  }
   return row;
 }
 
@@ -150,6 +132,7 @@ nlohmann::json ResultsDocument::to_json() const {
   for (const ResultRow& row : rows) json["results"].push_back(row_json(row));
   if (!model.is_null()) json["model"] = model;
   for (const VariantModel& variant : variants) json["variants"].push_back({{"name", variant.name}, {"model", variant.model}});
+  if (!topologies.empty()) json["topologies"] = topologies;
   if (!source.is_null()) json["source"] = source;
   if (!findings.empty()) json["findings"] = findings;
   // Absent from files of results not simulated from a scenario (merged sweeps, measurements).
@@ -162,35 +145,40 @@ void ResultsDocument::save(const std::filesystem::path& file) const {
   write_file_atomically(file, to_json().dump(2) + "\n");
 }
 
-ResultsDocument ResultsDocument::parse(const nlohmann::json& json, const std::string& file) {
-  if (!json.is_object() || !json.contains("results") || !json.at("results").is_array())
-    throw InputError(fmt::format("{}: {}: {}", file, json.is_object() ? "/results" : "/", kNotResults));
-  const auto& rows = json.at("results");
-  if (rows.empty()) throw InputError(fmt::format("{}: /results: no results to report (the array is empty)", file));
-  const FieldReader envelope(json, file, "");
+ResultsDocument ResultsDocument::parse_part(const nlohmann::json& json, const std::string& file, const std::string& path) {
+  JsonObjectReader envelope = JsonValue(json, file, path).object();
   ResultsDocument document;
   // Text keys of another type are left at their defaults, as the first readers did.
-  const auto text = [&](const char* key, const std::string& otherwise) {
-    return json.contains(key) && json.at(key).is_string() ? json.at(key).get<std::string>() : otherwise;
+  const auto text = [&](std::string_view key, const std::string& otherwise) {
+    const nlohmann::json* value = envelope.optional_value(key);
+    return value != nullptr && value->is_string() ? value->get<std::string>() : otherwise;
   };
   document.kind = text("kind", document.kind);
   document.scenario = text("scenario", "");
   document.question = text("question", "");
   document.topology = text("topology", "");
-  document.model = envelope.raw("model");
-  document.source = envelope.raw("source");
-  if (json.contains("variants")) {
-    const auto& variants = json.at("variants");
-    if (!variants.is_array()) throw_input_error(file, "/variants", fmt::format("expected an array, found {}", describe_json(variants)));
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      const FieldReader variant(variants[i], file, fmt::format("/variants/{}", i));
-      if (!variants[i].is_object()) variant.fail(fmt::format("expected an object, found {}", describe_json(variants[i])));
-      document.variants.push_back({variant.required<std::string>("name"), variant.raw("model")});
+  if (const nlohmann::json* model = envelope.optional_value("model")) document.model = *model;
+  if (const nlohmann::json* source = envelope.optional_value("source")) document.source = *source;
+  if (const auto variants = envelope.optional("variants"))
+    for (const JsonValue& value : variants->array()) {
+      JsonObjectReader variant = value.object();
+      const nlohmann::json* model = variant.optional_value("model");
+      document.variants.push_back({variant.required("name").string(), model != nullptr ? *model : nlohmann::json()});
     }
-  }
-  document.findings = envelope.optional<std::vector<std::string>>("findings").value_or(std::vector<std::string>{});
-  for (std::size_t i = 0; i < rows.size(); ++i) document.rows.push_back(read_row(rows[i], file, fmt::format("/results/{}", i)));
+  if (const auto topologies = present(envelope, "topologies"))
+    for (const JsonValue& topology : topologies->array()) document.topologies.push_back(topology.string());
+  if (const auto findings = present(envelope, "findings"))
+    for (const JsonValue& finding : findings->array()) document.findings.push_back(finding.string());
+  if (const auto rows = envelope.optional("results"))
+    for (const JsonValue& row : rows->array()) document.rows.push_back(read_row(row));
   return document;
+}
+
+ResultsDocument ResultsDocument::parse(const nlohmann::json& json, const std::string& file) {
+  if (!json.is_object() || !json.contains("results") || !json.at("results").is_array())
+    throw InputError(fmt::format("{}: {}: {}", file, json.is_object() ? "/results" : "/", kNotResults));
+  if (json.at("results").empty()) throw InputError(fmt::format("{}: /results: no results to report (the array is empty)", file));
+  return parse_part(json, file, "");
 }
 
 ResultsDocument ResultsDocument::load(const std::filesystem::path& file) {

@@ -1,5 +1,6 @@
-// The results JSON of docs/results-format.md, written by `ringsim run --json` and `ringsim measure --json`
-// and read by `ringsim report` and `ringsim validate`: this type is its only writer and reader.
+// The results JSON of docs/results-format.md, written by `ringsim run --json`, `ringsim measure --json`,
+// the shards of `ringsim sweep run` and `ringsim sweep merge`, and read by `ringsim report`,
+// `ringsim validate` and the merge: this type is its only writer and reader (a test greps for it).
 // Reading ignores keys it does not know (newer writers may add some) and fills what older or
 // hand-written files leave out; writing keeps the files of every golden byte for byte.
 #pragma once
@@ -33,6 +34,8 @@ struct ResultRow {
   std::string algorithm = "ring";
   std::string engine = "smpi";     // what simulated the case; written only when not SMPI
   std::string variant;             // the scenario variant (what-if model); "" without variants
+  std::string topology;            // a sweep over several topologies: the row's topology file; else ""
+  std::optional<std::size_t> case_index;  // "case": a sweep shard's case number; absent once merged
   int ranks = 0;
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;    // timed iterations
@@ -63,6 +66,7 @@ struct ResultsDocument {
   std::string topology;            // the topology file, relative to the results file ("" when absent)
   nlohmann::json model;            // a scenario without variants: its model settings; else null
   std::vector<VariantModel> variants;  // a scenario with variants: each one's model
+  std::vector<std::string> topologies;  // a sweep over several topologies: their files; else empty
   nlohmann::json source;           // measured: where and how (hosts, MPI, commands); else null
   std::vector<ResultRow> rows;     // "results"
   std::vector<std::string> findings;
@@ -75,6 +79,9 @@ struct ResultsDocument {
 
   // Throws InputError naming FILE (and the JSON path) when DOCUMENT is not a results JSON with results.
   static ResultsDocument parse(const nlohmann::json& document, const std::string& file);
+  // The same with "results" absent or empty allowed: a sweep's header (at PATH in FILE) or a shard
+  // that got no cases.
+  static ResultsDocument parse_part(const nlohmann::json& document, const std::string& file, const std::string& path);
   // Reads and parses FILE; throws InputError when it is missing, malformed or not a results JSON.
   static ResultsDocument load(const std::filesystem::path& file);
 };

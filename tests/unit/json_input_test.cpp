@@ -62,6 +62,31 @@ TEST_CASE("an integer key out of range names the path, even one that wraps aroun
         "t.json: /count: expected an integer from -1 to 10, found 18446744073709551615");
 }
 
+TEST_CASE("a JSON value of the wrong type or out of range is one error naming the file and the path") {
+  const auto document = nlohmann::json::parse(R"({"ts": 5.55556e+128, "pid": {"dtype": "float32"}, "name": 3,
+                                                 "ok": [1, 2.5], "flag": "yes"})");
+  JsonObjectReader reader(document, "t.json", "");
+  // A float past every integer: no conversion (undefined behaviour), an error.
+  CHECK(RINGSIM_ERROR_OF(reader.required("ts").integer<long long>()) ==
+        "t.json: /ts: expected an integer from -9223372036854775808 to 9223372036854775807, found 5.55556e+128");
+  CHECK(RINGSIM_ERROR_OF(reader.required_number("ts", 0, 1e15)) == "t.json: /ts: expected a number from 0 to 1e+15, found 5.55556e+128");
+  CHECK(reader.required("ts").number() == 5.55556e+128);
+  CHECK(RINGSIM_ERROR_OF(reader.required("pid").integer<int>(0, 100)) ==
+        "t.json: /pid: expected an integer from 0 to 100, found an object");
+  CHECK(RINGSIM_ERROR_OF(reader.required("pid").integer<int>(0, 100, "a process id")) ==
+        "t.json: /pid: expected a process id (an integer from 0 to 100), found an object");
+  CHECK(RINGSIM_ERROR_OF(reader.required("name").string()) == "t.json: /name: expected a string, found 3");
+  CHECK(RINGSIM_ERROR_OF(reader.required_bool("flag")) == "t.json: /flag: expected true or false, found \"yes\"");
+  CHECK(RINGSIM_ERROR_OF(reader.required("missing")) == "t.json: /missing: missing required key");
+  const std::vector<JsonValue> elements = reader.required("ok").array();
+  REQUIRE(elements.size() == 2);
+  CHECK(elements[0].integer<int>() == 1);
+  CHECK(elements[1].number(0, 3) == 2.5);
+  CHECK(RINGSIM_ERROR_OF(elements[1].integer<int>()) == "t.json: /ok/1: expected an integer from -2147483648 to 2147483647, found 2.5");
+  CHECK(RINGSIM_ERROR_OF(elements[1].object()) == "t.json: /ok/1: expected a JSON object, found 2.5");
+  CHECK(RINGSIM_ERROR_OF(reader.required("name").array()) == "t.json: /name: expected an array, found 3");
+}
+
 TEST_CASE("atomic writes leave the old file or the whole new one and never a part") {
   TempDir dir;
   auto file = dir.path() / "out.json";

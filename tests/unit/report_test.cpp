@@ -1,6 +1,7 @@
 // ringsim report's pieces: reading results, choosing what to plot, the ring's chunk movement, the page.
 #include "../../sim/report/chunk_movement.h"
 #include "../../sim/report/report_page.h"
+#include "../../sim/report/topology_separation.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
@@ -46,7 +47,7 @@ TEST_CASE("report: a file that is not a results JSON is an error naming it") {
   CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", json::array()}}, "e.json")) ==
         "e.json: /results: no results to report (the array is empty)");
   CHECK(RINGSIM_ERROR_OF(ResultsDocument::parse({{"results", {{{"placement", "4"}}}}}, "m.json")) ==
-        "m.json: /results/0: missing \"ranks\"");
+        "m.json: /results/0/ranks: missing required key");
   CHECK(RINGSIM_ERROR_OF(ResultsDocument::load("/nonexistent/r.json")).starts_with("/nonexistent/r.json: cannot read"));
 }
 
@@ -245,4 +246,33 @@ TEST_CASE("report: long placements are named by their node count in legends") {
       "r.json");
   CHECK(case_label(results.rows[0]) == "16 nodes block ring (16 ranks)");
   CHECK(case_label(results.rows[1]) == "4-3-1 block ring (8 ranks)");
+}
+
+TEST_CASE("report: a sweep over several topologies keeps them apart, one alone changes nothing") {
+  ResultsDocument results;
+  for (const char* topology : {"a/seed-rack.json", "b/two-racks.json"})
+    for (const char* variant : {"", "1 Gbps"}) {
+      ResultRow& row = results.rows.emplace_back();
+      row.placement = "2-1", row.ranks = 3, row.bytes = 1024, row.time_s = 1e-3;
+      row.topology = topology, row.variant = variant;
+    }
+  ResultsDocument one = results;
+  for (ResultRow& row : one.rows) row.topology = "a/seed-rack.json";
+  const ResultsDocument unchanged = one;
+  separate_topologies(one);
+  CHECK(one == unchanged);
+  separate_topologies(results);
+  CHECK(results.rows[0].variant == "seed-rack");
+  CHECK(results.rows[1].variant == "1 Gbps, seed-rack");
+  CHECK(results.rows[2].variant == "two-racks");
+  CHECK(results.rows[3].variant == "1 Gbps, two-racks");
+  // Two files of one name are told apart by their paths.
+  ResultsDocument same_stem;
+  for (const char* topology : {"a/rack.json", "b/rack.json"}) {
+    ResultRow& row = same_stem.rows.emplace_back();
+    row.topology = topology;
+  }
+  separate_topologies(same_stem);
+  CHECK(same_stem.rows[0].variant == "a/rack.json");
+  CHECK(same_stem.rows[1].variant == "b/rack.json");
 }

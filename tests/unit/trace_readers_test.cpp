@@ -132,6 +132,25 @@ TEST_CASE("truncated and garbage traces are rejected with the file and line") {
   CHECK(RINGSIM_ERROR_OF(read_trace(forced, std::string("nccl"))).find("unknown trace format \"nccl\"") == 0);
 }
 
+TEST_CASE("a Horovod event of the wrong type or out of range is one error naming the event's JSON path") {
+  const std::string head = text_of(kFixtures + "horovod-timeline-unclosed.json");
+  const std::string events = head.substr(0, head.find("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2"));
+  auto error_of = [&](const std::string& last_event) {
+    return RINGSIM_ERROR_OF(read_horovod_timeline(events + last_event, "h.json"));
+  };
+  // Horovod leaves the array open; the last event is what the fuzzer changed.
+  CHECK(error_of(R"({"ph": "E", "ts": 3428, "pid": {"dtype": "float32", "shape": "[1024, 1024]"}})") ==
+        "h.json: /18/pid: expected an integer from 0 to 2147483647, found an object");
+  CHECK(error_of(R"({"ph": "B", "name": "ALLREDUCE", "ts": 5.55556e+128, "pid": 1},)") ==
+        "h.json: /18/ts: expected a number from 0 to 1e+15, found 5.55556e+128");
+  CHECK(error_of(R"({"ph": "B", "name": "ALLREDUCE", "ts": 3398, "pid": 2}, {"ph": "E", "ts": 3000, "pid": 2})") ==
+        "h.json: /19/ts: the \"E\" event ends at 3000 us, before its \"B\" at 3398 us");
+  CHECK(error_of(R"({"ph": "X", "name": "99999999999999999999", "ts": 3000, "pid": 1})").empty());  // not a rank: skipped
+  CHECK(error_of(R"({"ph": "B", "name": "ALLREDUCE", "ts": 3400, "pid": 2}, {"ph": "E", "ts": 3500, "pid": 2,
+                   "args": {"dtype": "float64", "shape": "[99999999, 99999999]"}})") ==
+        "h.json: /19/args: a tensor of over 1125899906842624 bytes");
+}
+
 TEST_CASE("every prefix of every fixture reads or fails with an input error and never crashes") {
   TempDir dir;
   for (const std::string& name : {kFixtures + "nccl-tests-new.txt", kFixtures + "nccl-tests-old.txt", kFixtures + "osu.txt",
