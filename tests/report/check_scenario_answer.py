@@ -32,7 +32,7 @@ FLAGS = ["--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--d
 
 def hosts_of(placement, order):
     """Node of each rank: block fills node after node; cyclic deals ranks round-robin over the nodes
-    with free slots (the project's definition, README "Placement")."""
+    with free slots (the project's definition, docs/scenario-format.md "Placements")."""
     counts = [int(c) for c in placement.split("-")]
     if order == "block":
         return [node for node, count in enumerate(counts) for _ in range(count)]
