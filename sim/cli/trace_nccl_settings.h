@@ -10,8 +10,9 @@
 
 namespace ringsim {
 
-// Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring or Tree selects nccl_ring or
-// nccl_tree for a scenario that names no algorithm.
+// Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring selects nccl_ring for a
+// scenario that names no algorithm; another forced algorithm (Tree, NVLS, CollNet) is a note that
+// ringsim does not model it.
 void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input);
 
 // After it: NCCL_PROTO and the channels NCCL logged (else NCCL_MIN_NCHANNELS) become the model's

@@ -30,7 +30,7 @@ Placements: ringsim traces carry theirs; other formats take the scenario's one p
 scenario lists none, the one an nccl-tests header implies (ranks per host, hosts in order of first
 appearance; block or cyclic), printed as "# placement inferred from the trace's header: ...".
 NCCL's log lines in an nccl-tests trace (NCCL_DEBUG=INFO) or NCCL_* settings on its command line set
-what the scenario leaves open: NCCL_ALGO=Ring/Tree the algorithm (nccl_ring/nccl_tree), NCCL_PROTO the
+what the scenario leaves open: NCCL_ALGO=Ring the algorithm (nccl_ring), NCCL_PROTO the
 model's nccl.protocol, the channels NCCL lists nccl.channels; each is one "# ..." line.
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
