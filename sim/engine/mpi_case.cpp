@@ -30,8 +30,10 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
                              "--mca", "mpi_yield_when_idle", "1"});
   }
   // seq mapping: line r of the hostfile is rank r's host, which gives block and cyclic orders exactly.
-  argv.insert(argv.end(), {"--mca", "rmaps", "seq", "--hostfile", hostfile.string(), "-np",
-                           std::to_string(spec.placement.total_ranks())});
+  // Open MPI's session directory goes into the run's own directory, which an interrupted run removes:
+  // in TMPDIR, an mpirun killed before its cleanup left it behind.
+  argv.insert(argv.end(), {"--mca", "orte_tmpdir_base", case_dir.parent_path().string(), "--mca", "rmaps", "seq",
+                           "--hostfile", hostfile.string(), "-np", std::to_string(spec.placement.total_ranks())});
   argv.insert(argv.end(), launch.extra_mpirun_args.begin(), launch.extra_mpirun_args.end());
   if (launch.cluster != nullptr && launch.rank_cpu > 0)
     for (auto& arg : launch.cluster->cpu_cap_prefix(launch.rank_cpu)) argv.push_back(arg);

@@ -1,9 +1,9 @@
 // NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI.
 // Unlike the MPI ring, it ignores rank order: each channel's ring is node-contiguous and enters and
 // leaves each node beside that channel's NIC (nccl_channel_rings.h), so it crosses every node boundary
-// once per direction. C channels each run their ring on their own share of the buffer. A channel walks its share in loops
-// of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends, ops 1..2N-3 receive, add or
-// copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
+// once per direction. C channels each run their ring on their own share of the buffer. A channel
+// walks its share in loops of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends,
+// ops 1..2N-3 receive, add or copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
 // has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
 // (receives are posted that many steps ahead), and as many sends of a channel in flight.
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
@@ -16,7 +16,6 @@
 #include "nccl_channel_rings.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace ringsim {
 namespace {
