@@ -9,22 +9,10 @@
 #include <tuple>
 
 namespace ringsim {
-namespace {
-
-// GPU index of every rank: a node's ranks take its GPUs in rank order.
-std::vector<int> gpu_of_ranks(const std::vector<int>& node_of_rank) {
-  std::map<int, int> used;
-  std::vector<int> gpus;
-  gpus.reserve(node_of_rank.size());
-  for (int node : node_of_rank) gpus.push_back(used[node]++);
-  return gpus;
-}
-
-}  // namespace
 
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
   const std::vector<int> nodes = node_of_ranks(placement);
-  const std::vector<int> gpus = gpu_of_ranks(nodes);
+  const std::vector<int> gpus = slot_of_ranks(nodes);
   std::vector<int> rails(nodes.size(), 0);
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     const auto node = static_cast<std::size_t>(nodes[r]);
@@ -40,12 +28,13 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   const std::vector<int> rails = nccl_rail_of_ranks(facts, placement);
   use.search_channels = nccl_search_rails(nodes, rails);
   if (std::all_of(nodes.begin(), nodes.end(), [&](int node) { return node == nodes.front(); })) return use;
-  const std::vector<int> gpus = gpu_of_ranks(nodes);
+  const std::vector<int> gpus = slot_of_ranks(nodes);
   const int size = static_cast<int>(nodes.size());
 
   // Crossings per link direction: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port.
   using Direction = std::tuple<int, int, int, bool>;
   std::map<Direction, int> crossings;
+  std::map<std::pair<int, int>, NcclChannelNics> ends;  // (channel, node) -> where it enters and leaves
   auto nic_of = [&](int rank) {
     const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
     return node.nic_of_gpu.at(static_cast<std::size_t>(gpus[rank]));
@@ -64,19 +53,14 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
       }
       ++crossings[{nodes[from], 0, nic_of(from), true}];
       ++crossings[{nodes[to], 0, nic_of(to), false}];
-      use.crossings.push_back({c, nodes[to], nic_of(to), -1});
-      use.crossings.push_back({c, nodes[from], -1, nic_of(from)});
+      // The channel's way into TO's node and out of FROM's, kept per (channel, node).
+      NcclChannelNics& in = ends.try_emplace({c, nodes[to]}, NcclChannelNics{c, nodes[to]}).first->second;
+      in.nic_in = nic_of(to);
+      NcclChannelNics& out = ends.try_emplace({c, nodes[from]}, NcclChannelNics{c, nodes[from]}).first->second;
+      out.nic_out = nic_of(from);
     }
   }
-  // Join each node's way in and way out of a channel into one entry.
-  std::map<std::pair<int, int>, NcclChannelNics> joined;
-  for (const NcclChannelNics& crossing : use.crossings) {
-    NcclChannelNics& entry = joined.try_emplace({crossing.channel, crossing.node}, crossing).first->second;
-    if (crossing.nic_in >= 0) entry.nic_in = crossing.nic_in;
-    if (crossing.nic_out >= 0) entry.nic_out = crossing.nic_out;
-  }
-  use.crossings.clear();
-  for (const auto& [key, entry] : joined) use.crossings.push_back(entry);
+  for (const auto& [key, entry] : ends) use.crossings.push_back(entry);
 
   // Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
   use.bus_bandwidth_Bps = std::numeric_limits<double>::infinity();

@@ -89,10 +89,23 @@ int busiest_nic_direction_edges(const PlacementSpec& placement) {
   return std::max(*std::max_element(up.begin(), up.end()), *std::max_element(down.begin(), down.end()));
 }
 
+std::vector<int> slot_of_ranks(const std::vector<int>& node_of_rank) {
+  std::vector<int> next_slot;
+  std::vector<int> slots;
+  slots.reserve(node_of_rank.size());
+  for (int node : node_of_rank) {
+    if (static_cast<std::size_t>(node) >= next_slot.size()) next_slot.resize(static_cast<std::size_t>(node) + 1, 0);
+    slots.push_back(next_slot[static_cast<std::size_t>(node)]++);
+  }
+  return slots;
+}
+
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout) {
-  std::vector<std::size_t> next_slot(layout.nodes.size(), 0);
+  const std::vector<int> nodes = node_of_ranks(placement);
+  const std::vector<int> slots = slot_of_ranks(nodes);
   std::vector<std::string> hosts;
-  for (int node : node_of_ranks(placement)) hosts.push_back(layout.nodes[node].hosts[next_slot[node]++]);
+  hosts.reserve(nodes.size());
+  for (std::size_t r = 0; r < nodes.size(); ++r) hosts.push_back(layout.nodes[nodes[r]].hosts[slots[r]]);
   return hosts;
 }
 

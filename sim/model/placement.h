@@ -42,6 +42,10 @@ std::vector<int> node_of_ranks(const PlacementSpec& placement);
 // the sharing on the busiest NIC direction of a single-switch cluster. 0 when all ranks share a node.
 int busiest_nic_direction_edges(const PlacementSpec& placement);
 
+// The slot (GPU index on its node) of every rank, given NODE_OF_RANK: a node's ranks take its slots in
+// rank order.
+std::vector<int> slot_of_ranks(const std::vector<int>& node_of_rank);
+
 // Host of every rank, in rank order (slots of a node are used in order). Precondition: it fits.
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout);
 
