@@ -263,6 +263,12 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   return prediction;
 }
 
+NcclHandshake nccl_simple_handshake(const NcclCase& c) {
+  const RingConstants& k = constants_of(c.version);
+  const double* intra = c.nvlink ? k.nvlink : k.pcie;
+  return {(intra[kSimple] - intra[kLL]) * 1e-6, (k.net[kSimple] - k.net[kLL]) * 1e-6};
+}
+
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
   if (!nccl_has_protocol(c.version, protocol)) return false;
@@ -313,11 +319,15 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
       NcclNodeFacts& each = facts.nodes.emplace_back();
       each.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
       each.port_bandwidth_Bps = node.intra_ports ? node.intra.bandwidth_Bps : 0;
+      each.switch_bandwidth_Bps = node.pcie_switch.bandwidth_Bps;
+      each.gdr = node.gdr;
+      for (int k = 0; k < pcie_switches(node); ++k) each.switch_links.push_back(pcie_switch_name(node, k));
       for (int k = 0; k < node.nics; ++k) each.nic_links.push_back(nic_link_name(node, k));
       for (int g = 0; g < node.gpus; ++g) {
         each.nic_of_gpu.push_back(nic_of_gpu(node, g));
         each.nic_beside_gpu.push_back(nic_beside_gpu(node, g));
         if (node.intra_ports) each.port_links.push_back(intra_port_name(node, g));
+        each.switch_of_gpu.push_back(pcie_switch_of_gpu(node, g));
       }
     }
   return facts;

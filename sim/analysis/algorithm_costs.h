@@ -71,6 +71,15 @@ struct NcclPrediction {
   double time_s = 0;
 };
 
+// Simple's handshake per slice and hop, in seconds: the version's Simple hop latency less LL's
+// (tuning.cc), inside a node (NVLink or PCIe) and across nodes. LL pays its hop latency on the wire;
+// what Simple pays beyond it is its thread block's fence and post and the peer's poll of the flag.
+struct NcclHandshake {
+  double intra_s = 0;
+  double net_s = 0;
+};
+NcclHandshake nccl_simple_handshake(const NcclCase& c);
+
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 

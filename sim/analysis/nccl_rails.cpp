@@ -31,9 +31,19 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   const std::vector<int> gpus = slot_of_ranks(nodes);
   const int size = static_cast<int>(nodes.size());
 
-  // Crossings per link direction: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port.
+  // Crossings per link direction: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port, 2: a PCIe
+  // switch's uplink.
   using Direction = std::tuple<int, int, int, bool>;
   std::map<Direction, int> crossings;
+  // RANK's way to host memory, as a transfer staged there crosses it (nothing on a shared bus).
+  auto to_host = [&](int rank, bool up) {
+    const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
+    if (node.port_bandwidth_Bps <= 0) return;
+    ++crossings[{nodes[rank], 1, gpus[rank], up}];
+    const auto gpu = static_cast<std::size_t>(gpus[rank]);
+    if (gpu < node.switch_of_gpu.size() && node.switch_of_gpu[gpu] >= 0) ++crossings[{nodes[rank], 2, node.switch_of_gpu[gpu], up}];
+  };
+  auto gdr = [&](int rank) { return facts.nodes.at(static_cast<std::size_t>(nodes[rank])).gdr; };
   std::map<std::pair<int, int>, NcclChannelNics> ends;  // (channel, node) -> where it enters and leaves
   auto nic_of = [&](int rank) {
     const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
@@ -45,14 +55,15 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
     for (int i = 0; i < size; ++i) {
       const int from = ring[static_cast<std::size_t>(i)], to = ring[static_cast<std::size_t>((i + 1) % size)];
       if (nodes[from] == nodes[to]) {
-        if (facts.nodes.at(static_cast<std::size_t>(nodes[from])).port_bandwidth_Bps > 0) {
-          ++crossings[{nodes[from], 1, gpus[from], true}];
-          ++crossings[{nodes[to], 1, gpus[to], false}];
-        }
+        to_host(from, true);
+        to_host(to, false);
         continue;
       }
       ++crossings[{nodes[from], 0, nic_of(from), true}];
       ++crossings[{nodes[to], 0, nic_of(to), false}];
+      // Without GPUDirect RDMA NCCL's network buffers are in host memory (net.cc).
+      if (!gdr(from)) to_host(from, true);
+      if (!gdr(to)) to_host(to, false);
       // The channel's way into TO's node and out of FROM's, kept per (channel, node).
       NcclChannelNics& in = ends.try_emplace({c, nodes[to]}, NcclChannelNics{c, nodes[to]}).first->second;
       in.nic_in = nic_of(to);
@@ -67,11 +78,11 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   for (const auto& [direction, count] : crossings) {
     const auto& [node, kind, index, up] = direction;
     const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
-    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : spec.port_bandwidth_Bps;
+    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : kind == 1 ? spec.port_bandwidth_Bps : spec.switch_bandwidth_Bps;
     const double bus = bandwidth * channels / count;
     if (bus < use.bus_bandwidth_Bps) {
       use.bus_bandwidth_Bps = bus;
-      const auto& names = kind == 0 ? spec.nic_links : spec.port_links;
+      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : spec.switch_links;
       use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
     }
   }

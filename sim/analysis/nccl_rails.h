@@ -1,7 +1,8 @@
 // Which NICs and GPU ports NCCL's ring channels use for a placement (the rings of
 // sim/rank/nccl_channel_rings.h, the same the rank program runs), and the bus bandwidth NCCL's search
 // would find for them: ranks beside k different NICs give the ring k NICs' worth of bandwidth, ranks
-// that share a NIC share it, and a node's GPU ports (NVLink into an NVSwitch) cap it.
+// that share a NIC share it, and a node's GPU ports (NVLink into an NVSwitch, or PCIe to host memory
+// and the uplinks of PCIe switches GPUs share, which transfers staged in host memory cross) cap it.
 #pragma once
 
 #include "../model/nccl_settings.h"

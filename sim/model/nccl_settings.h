@@ -50,6 +50,10 @@ struct NcclNodeFacts {
   std::vector<int> nic_of_gpu;       // the NIC each GPU's traffic leaves through
   std::vector<int> nic_beside_gpu;   // the NIC beside each GPU, -1 for none of its own
   double port_bandwidth_Bps = 0;     // each GPU's own port into the node's fabric (NVSwitch); 0: a shared bus
+  std::vector<std::string> switch_links;  // uplinks of the PCIe switches GPUs share on their way to host memory
+  std::vector<int> switch_of_gpu;    // per GPU, its switch, -1 for none (or no ports)
+  double switch_bandwidth_Bps = 0;   // each switch's uplink
+  bool gdr = true;                   // GPUDirect RDMA: without, network transfers are staged in host memory
 };
 
 // The facts of a platform NCCL's topology search uses for the ring (per node: slowest of the nodes).

@@ -26,6 +26,8 @@ json node_json(const NodeSpec& node) {
   if (node.intra_ports != (node.intra_kind == IntraKind::nvlink)) value["intra_ports"] = node.intra_ports;
   if (!node.nic_affinity.empty()) value["nic_affinity"] = node.nic_affinity;
   if (node.nic_transport != NicTransport::tcp) value["nic_transport"] = static_cast<int>(node.nic_transport);
+  if (node.switch_gpus > 0) value["pcie_switch"] = {node.switch_gpus, link_json(node.pcie_switch)};
+  if (node.gdr != (node.intra_kind == IntraKind::nvlink)) value["gdr"] = node.gdr;
   return value;
 }
 
@@ -50,6 +52,13 @@ NodeSpec node_of(const JsonValue& value) {
     }
   }
   node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::roce)).value_or(0));
+  if (const auto pcie_switch = fields.optional("pcie_switch")) {
+    const std::vector<JsonValue> pair = pcie_switch->array();
+    if (pair.size() != 2) pcie_switch->fail("expected [gpus per switch, [bandwidth, latency]]");
+    node.switch_gpus = static_cast<int>(pair[0].integer(1, node.gpus));
+    node.pcie_switch = link_of(pair[1]);
+  }
+  node.gdr = fields.optional_bool("gdr").value_or(node.intra_kind == IntraKind::nvlink);
   fields.finish();
   return node;
 }
@@ -73,6 +82,7 @@ std::string plan_file_json(const Topology& topology, const PlatformModel& model)
   for (const BackgroundLoad& load : model.background)
     background.push_back({{"link", load.link}, {"direction", load.direction}, {"fraction", load.fraction}});
   document["background"] = std::move(background);
+  if (model.nccl_staging) document["nccl_staging"] = true;
   return document.dump() + "\n";
 }
 
@@ -98,6 +108,7 @@ std::pair<Topology, PlatformModel> read_plan_file(const std::filesystem::path& f
   topology.spine_nonblocking = document.required_bool("spine_nonblocking");
   PlatformModel model;
   model.nic_half_duplex = document.required_bool("nic_half_duplex");
+  model.nccl_staging = document.optional_bool("nccl_staging").value_or(false);
   if (const auto stack = document.optional("process_stack")) {
     JsonObjectReader fields = stack->object();
     model.process_stack = ProcessStack{fields.required_number("nic_ratio", 0, std::numeric_limits<double>::max()),

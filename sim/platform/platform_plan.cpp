@@ -40,7 +40,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
   std::size_t hosts = 0, links = 1, nodes = 0;
   for (const RackSpec& rack : topology_.racks) {
     links += 2, nodes += rack.nodes.size();
-    for (const NodeSpec& node : rack.nodes) hosts += node.gpus, links += node.gpus * 2 + node.nics + 1;
+    for (const NodeSpec& node : rack.nodes) hosts += node.gpus, links += node.gpus * 2 + node.nics + 1 + pcie_switches(node);
   }
   links_.reserve(links);
   nodes_.reserve(nodes);
@@ -51,7 +51,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
     rack.switch_link = add_link(switch_link_name(rack_spec), rack_spec.switch_link, LinkRole::switch_link, false,
                                 !rack_spec.switch_nonblocking);
     for (const NodeSpec& node_spec : rack_spec.nodes) {
-      PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}};
+      PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}, {}};
       for (int g = 0; g < node_spec.gpus; ++g) {
         node.hosts.push_back(host_name(node_spec, g));
         hosts_.emplace(node.hosts.back(), HostRef{nodes_.size(), g});
@@ -62,6 +62,8 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
       } else {
         node.fabric.push_back(add_link(intra_link_name(node_spec), node_spec.intra, LinkRole::bus, false));
       }
+      for (int k = 0; k < pcie_switches(node_spec); ++k)
+        node.pcie_switches.push_back(add_link(pcie_switch_name(node_spec, k), node_spec.pcie_switch, LinkRole::pcie_switch, true));
       for (int k = 0; k < node_spec.nics; ++k)
         node.nics.push_back(add_link(nic_link_name(node_spec, k), node_spec.nic, LinkRole::nic, !model_.nic_half_duplex));
       if (stack)
@@ -70,6 +72,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
                                          LinkSpec{node_spec.nic.bandwidth_Bps * stack->nic_ratio, stack->latency_s},
                                          LinkRole::stack, !stack->shared));
       node.declared = node.fabric;
+      node.declared.insert(node.declared.end(), node.pcie_switches.begin(), node.pcie_switches.end());
       node.declared.insert(node.declared.end(), node.nics.begin(), node.nics.end());
       node.declared.insert(node.declared.end(), node.stacks.begin(), node.stacks.end());
       rack.nodes.push_back(nodes_.size());
@@ -126,15 +129,27 @@ Hops PlatformPlan::gpu_to_gpu(std::size_t node_index, int a, int b) const {
     if (a > b) std::reverse(hops.begin(), hops.end());
     return hops;
   }
-  Hops hops = hop(node.fabric[a], Crossing::up);
-  append(hops, hop(node.fabric[b], Crossing::down));
+  // Ports: staged in host memory, up one GPU's way to the host and down the other's.
+  Hops hops = to_host(node_index, a, Crossing::up);
+  append(hops, to_host(node_index, b, Crossing::down));
+  return hops;
+}
+
+Hops PlatformPlan::to_host(std::size_t node_index, int gpu, Crossing crossing) const {
+  const PlanNode& node = nodes_[node_index];
+  if (node.fabric.size() == 1) return hop(node.fabric.front(), Crossing::whole);
+  const int pcie_switch = pcie_switch_of_gpu(*node.spec, gpu);
+  Hops hops = hop(node.fabric[gpu], crossing);
+  if (pcie_switch >= 0) append(hops, hop(node.pcie_switches[pcie_switch], crossing));
+  if (crossing == Crossing::down) std::reverse(hops.begin(), hops.end());
   return hops;
 }
 
 Hops PlatformPlan::gpu_to_router(std::size_t node_index, int gpu) const {
   const PlanNode& node = nodes_[node_index];
   Hops hops;
-  if (!node.stacks.empty()) hops = hop(node.stacks[gpu], Crossing::up);
+  if (model_.nccl_staging && !node.spec->gdr) hops = to_host(node_index, gpu, Crossing::up);
+  if (!node.stacks.empty()) append(hops, hop(node.stacks[gpu], Crossing::up));
   append(hops, hop(node.nics[nic_of_gpu(*node.spec, gpu)], Crossing::up));
   return hops;
 }
@@ -143,6 +158,7 @@ Hops PlatformPlan::router_to_gpu(std::size_t node_index, int gpu) const {
   const PlanNode& node = nodes_[node_index];
   Hops hops = hop(node.nics[nic_of_gpu(*node.spec, gpu)], Crossing::down);
   if (!node.stacks.empty()) append(hops, hop(node.stacks[gpu], Crossing::down));
+  if (model_.nccl_staging && !node.spec->gdr) append(hops, to_host(node_index, gpu, Crossing::down));
   return hops;
 }
 

@@ -64,6 +64,7 @@ struct PlanNode {
   std::vector<std::size_t> fabric;        // nvlink: the port of each GPU; pcie/shm: the one bus
   std::vector<std::size_t> nics;
   std::vector<std::size_t> stacks;        // per GPU, under a process stack
+  std::vector<std::size_t> pcie_switches; // the uplinks of the node's PCIe switches (NodeSpec::switch_gpus)
 };
 
 struct PlanRack {
@@ -121,6 +122,8 @@ class PlatformPlan {
 
  private:
   std::size_t add_link(std::string name, LinkSpec spec, LinkRole role, bool split, bool contended = true);
+  // GPU's way to host memory (its port and its PCIe switch's uplink, or the node's bus), that way.
+  Hops to_host(std::size_t node, int gpu, Crossing crossing) const;
   void add_background(const BackgroundLoad& load);
 
   Topology topology_;

@@ -42,6 +42,9 @@ struct PlatformModel {
   std::optional<ProcessStack> process_stack;
   bool nic_half_duplex = false;  // model key "nic_sharing": "half-duplex" (send and receive share a NIC)
   std::vector<BackgroundLoad> background;
+  // NCCL's transports (the NCCL network model): on nodes without GPUDirect RDMA (NodeSpec::gdr) every
+  // route between a GPU and a NIC also crosses the GPU's way to host memory, where NCCL stages it.
+  bool nccl_staging = false;
 };
 
 class PlatformPlan;

@@ -40,6 +40,16 @@ struct NodeSpec {
   // link). Otherwise one `intra` link shared by every transfer in the node.
   bool intra_ports = false;
   LinkSpec intra;
+  // "pcie_switch": GPUs g with the same g / switch_gpus sit behind one PCIe switch whose split-duplex
+  // uplink (`pcie_switch`) carries every transfer between them and host memory; 0: no switch (each
+  // GPU's own port reaches the host). Only with ports on pcie/shm nodes (GPUs staging through host).
+  int switch_gpus = 0;
+  LinkSpec pcie_switch;
+  // "gdr": NCCL's network transport reads and writes GPU memory directly (GPUDirect RDMA, the outcome
+  // of ncclTopoCheckGdr / NCCL_NET_GDR_LEVEL). Without it NCCL stages every network transfer in host
+  // memory, over the GPU's way to the host (its port and switch uplink, or the node's bus): routes
+  // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
+  bool gdr = false;
   double gpu_speed_flops = 0;
 };
 
@@ -95,6 +105,9 @@ std::string host_name(const NodeSpec& node, int gpu);
 std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic", or "node0-nic3" with several
 std::string intra_link_name(const NodeSpec& node);                 // the bus of pcie/shm nodes
 std::string intra_port_name(const NodeSpec& node, int gpu);        // "node0-gpu3-nvlink", "-pcie", "-shm"
+std::string pcie_switch_name(const NodeSpec& node, int pcie_switch);  // "node0-pcie-switch1"
+int pcie_switch_of_gpu(const NodeSpec& node, int gpu);             // -1 without switches
+int pcie_switches(const NodeSpec& node);                           // 0 without
 std::string switch_link_name(const RackSpec& rack);
 std::string uplink_name(const RackSpec& rack);                     // "rack0-uplink"
 inline constexpr const char* kSpineLinkName = "spine";

@@ -111,6 +111,7 @@ Topology scaled_links(Topology topology, double LinkSpec::*field, double factor)
     for (NodeSpec& node : rack.nodes) {
       node.nic.*field *= factor;
       node.intra.*field *= factor;
+      node.pcie_switch.*field *= factor;
     }
   }
   if (topology.spine) (*topology.spine).*field *= factor;
@@ -164,6 +165,9 @@ std::string intra_port_name(const NodeSpec& node, int gpu) {
   const char* kind = node.intra_kind == IntraKind::nvlink ? "nvlink" : node.intra_kind == IntraKind::shm ? "shm" : "pcie";
   return fmt::format("{}-{}", host_name(node, gpu), kind);
 }
+std::string pcie_switch_name(const NodeSpec& node, int pcie_switch) { return fmt::format("{}-pcie-switch{}", node.name, pcie_switch); }
+int pcie_switch_of_gpu(const NodeSpec& node, int gpu) { return node.switch_gpus > 0 ? gpu / node.switch_gpus : -1; }
+int pcie_switches(const NodeSpec& node) { return node.switch_gpus > 0 ? (node.gpus + node.switch_gpus - 1) / node.switch_gpus : 0; }
 std::string uplink_name(const RackSpec& rack) { return rack.name + "-uplink"; }
 std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }
 std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch"; }
@@ -194,6 +198,22 @@ std::vector<int> read_nic_affinity(JsonObjectReader& group, const nlohmann::json
   return affinity;
 }
 
+// "pcie_switch": {"gpus": 2, "bandwidth", "latency"}: every GPUS consecutive GPUs share a PCIe switch
+// whose uplink to the host has the intra-node link's bandwidth unless given, and no latency of its own
+// unless given (a switch's cut-through latency, ~0.1-0.15 us, is within the ports').
+void read_pcie_switch(JsonObjectReader& group, NodeSpec& node) {
+  const nlohmann::json* value = group.optional_value("pcie_switch");
+  if (value == nullptr) return;
+  if (node.intra_kind == IntraKind::nvlink || !node.intra_ports)
+    group.fail("pcie_switch", "a PCIe switch shared by GPUs needs \"intra\": {\"kind\": \"pcie\" or \"shm\", \"fabric\": \"ports\"} "
+                              "(each GPU's own link to it)");
+  JsonObjectReader fields(*value, group.file(), group.path_of("pcie_switch"));
+  node.switch_gpus = static_cast<int>(fields.required_int("gpus", 1, node.gpus));
+  node.pcie_switch = {fields.optional_bandwidth("bandwidth").value_or(node.intra.bandwidth_Bps),
+                      fields.optional_latency("latency").value_or(0)};
+  fields.finish();
+}
+
 // One entry of a rack's "nodes": a node group, expanded into RACK's nodes ("count": 3 gives
 // NAME0..NAME2). NAMES holds every node and rack name so far, which must stay unique.
 void read_node_group(JsonObjectReader& group, std::set<std::string>& names, RackSpec& rack) {
@@ -217,6 +237,15 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
     node.nic_affinity = read_nic_affinity(group, *affinity, node);
   const IntraSpec intra = read_intra(group);
   node.intra_kind = intra.kind, node.intra_ports = intra.ports, node.intra = intra.link;
+  read_pcie_switch(group, node);
+  // NCCL enables GPUDirect RDMA when GPU and NIC support it and sit close (ncclTopoCheckGdr: at most
+  // PCIe switches apart, NCCL_NET_GDR_LEVEL's default PXB). Data-center GPUs on NVLink nodes have a
+  // NIC beside them; on PCIe-only nodes the format states no switch shared by GPU and NIC.
+  const std::optional<bool> gdr = group.optional_bool("gdr");
+  node.gdr = gdr.value_or(node.intra_kind == IntraKind::nvlink);
+  if (gdr == false && node.intra_kind == IntraKind::nvlink)
+    group.fail("gdr", "staging through host memory crosses a GPU's PCIe link, which an nvlink node does not describe; "
+                      "use \"gdr\": true, or describe the node as \"kind\": \"pcie\"");
   node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
   group.finish();
   // "count": 3 expands "node" to node0..node2; without count the name is used as written.

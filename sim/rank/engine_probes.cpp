@@ -4,6 +4,7 @@
 
 #ifdef SMPI_SHARED_MALLOC
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 
@@ -17,6 +18,11 @@ namespace ringsim {
 #ifdef SMPI_SHARED_MALLOC
 
 std::optional<double> simulated_clock_s() { return simgrid::s4u::Engine::get_clock(); }
+
+bool sleep_simulated(double seconds) {
+  simgrid::s4u::this_actor::sleep_for(seconds);
+  return true;
+}
 
 bool count_network_messages_until_end(const std::string& file) {
   // The count lives in the callbacks (rank code keeps no mutable globals). SimGrid fires this signal
@@ -35,6 +41,8 @@ bool count_network_messages_until_end(const std::string& file) {
 #else
 
 std::optional<double> simulated_clock_s() { return std::nullopt; }
+
+bool sleep_simulated(double) { return false; }
 
 bool count_network_messages_until_end(const std::string&) { return false; }
 

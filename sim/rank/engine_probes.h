@@ -11,6 +11,10 @@ namespace ringsim {
 // SimGrid's clock, in simulated seconds; nullopt under a real MPI.
 std::optional<double> simulated_clock_s();
 
+// Lets the simulated clock advance by SECONDS for the calling rank, which does nothing meanwhile (a
+// GPU thread block's fixed per-slice work, nccl_ring_allreduce.cpp). False under a real MPI.
+bool sleep_simulated(double seconds);
+
 // Test hook (`--count-messages FILE`): from now to the end of the simulation, counts every message
 // the network model carries (point-to-point messages, including those inside MPI collectives), and
 // writes the count to FILE when the simulation ends. Call it on one rank only. False under a real MPI.

@@ -12,6 +12,10 @@ struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
   NcclWire protocol = NcclWire::simple;
+  // Simple's handshake per slice on the channel's thread block (fence, post, the peer's poll), before
+  // the slice's send may start: to a GPU of the same node, and to another node. 0: none.
+  double handshake_intra_s = 0;
+  double handshake_net_s = 0;
 };
 
 }  // namespace ringsim

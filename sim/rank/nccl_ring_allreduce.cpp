@@ -9,13 +9,20 @@
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
+// Each channel is one thread block of the GPU, a serial resource: under Simple, once a slice has
+// arrived and been added, the block fences and posts it (the handshake, NcclRankSettings) before the
+// proxy may send it, and only then takes the next slice; the sends themselves are asynchronous (the
+// proxy's). LL and LL128 post data and flag in one store, with no handshake.
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "engine_probes.h"
 #include "message_tags.h"
 #include "nccl_channel_rings.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ringsim {
 namespace {
@@ -59,12 +66,19 @@ struct Item {
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
 };
 
+// What a channel waits for: a request, a time (its thread block's handshake), or nothing (done).
+struct Blocked {
+  MPI_Request* request = nullptr;
+  double until_s = -1;
+  bool done() const { return request == nullptr && until_s < 0; }
+};
+
 class Channel {
  public:
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
-        slots_(kNcclSteps / format_.steps_per_slice), send_window_(slots_) {
+        slots_(kNcclSteps / format_.steps_per_slice), send_window_(slots_), handshake_s_(handshake_of(ctx)) {
     plan(share);
     sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
     recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
@@ -86,25 +100,33 @@ class Channel {
     for (long k = 0; k < std::min<long>(slots_, recv_count_); ++k) post_receive(k);
   }
 
-  // Runs the schedule until it must wait: returns the request it waits for, or nullptr when done.
-  MPI_Request* advance() {
+  // Runs the schedule until it must wait (NOW_S: the simulated time, when a handshake may be due).
+  Blocked advance(double now_s) {
     while (next_ < items_.size()) {
       const Item& item = items_[next_];
-      if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return &recvs_[item.recv];
-      if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
-        return &sends_[item.overwritten_send];
-      // Up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport posts them,
-      // over a socket as one byte stream carries them back to back. Waiting for each send to complete
-      // before the next would charge every step the route's latency, which neither pays (and made the
-      // busbw drop where slices cross SMPI's eager limit).
-      if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
-        return &sends_[item.send - send_window_];
-      if (item.recv >= 0) consume(item);
+      if (!consumed_) {
+        if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return {&recvs_[item.recv]};
+        if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
+          return {&sends_[item.overwritten_send]};
+        // Up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport posts them,
+        // over a socket as one byte stream carries them back to back. Waiting for each send to complete
+        // before the next would charge every step the route's latency, which neither pays (and made the
+        // busbw drop where slices cross SMPI's eager limit).
+        if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
+          return {&sends_[item.send - send_window_]};
+        if (item.recv >= 0) consume(item);
+        consumed_ = true;
+        // The thread block posts this slice after the previous one's handshake and its own.
+        if (item.send >= 0 && handshake_s_ > 0) posted_s_ = std::max(now_s, posted_s_) + handshake_s_;
+      }
+      if (item.send >= 0 && handshake_s_ > 0 && now_s < posted_s_) return {nullptr, posted_s_};
       if (item.send >= 0) send(item);
+      consumed_ = false;
       ++next_;
     }
-    return nullptr;
+    return {};
   }
+  double handshake_s() const { return handshake_s_; }
 
   void finish() { MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE); }
 
@@ -189,12 +211,23 @@ class Channel {
     ctx_.isend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &sends_[item.send]);
   }
 
+  // Simple's handshake on this channel's send connection: inside the node or across nodes.
+  double handshake_of(const AllreduceContext& ctx) const {
+    if (ctx.nccl.protocol != NcclWire::simple) return 0;
+    const auto& nodes = ctx.node_of_rank;
+    const bool same_node = !nodes.empty() && nodes[static_cast<std::size_t>(ctx.rank)] == nodes[static_cast<std::size_t>(right_)];
+    return same_node ? ctx.nccl.handshake_intra_s : ctx.nccl.handshake_net_s;
+  }
+
   float* data_;
   AllreduceContext& ctx_;
   int n_, position_, tag_, left_, right_;
   WireFormat format_;
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
   long send_window_;  // sends of the channel in flight at once
+  double handshake_s_;      // per slice, before its send (0: none)
+  double posted_s_ = 0;     // when the thread block has posted the current slice
+  bool consumed_ = false;   // the current item has been received and added; its send waits for posted_s_
   std::vector<Item> items_;
   long send_count_ = 0, recv_count_ = 0;
   std::size_t next_ = 0, recv_lookup_ = 0;
@@ -224,16 +257,46 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   }
 
   // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
-  std::vector<MPI_Request*> blocked(channels.size());
+  // A channel in its handshake waits for a time; the rank then polls its channels' requests, sleeping
+  // at most a quarter of the shortest handshake between polls, so that a slice arriving meanwhile on
+  // another channel is taken up that late at most (MPI has no wait with a deadline).
+  double poll_s = std::numeric_limits<double>::infinity();
+  for (const Channel& channel : channels)
+    if (channel.handshake_s() > 0) poll_s = std::min(poll_s, 0.25 * channel.handshake_s());
+  const bool timed = std::isfinite(poll_s);
+  std::vector<Blocked> blocked(channels.size());
   std::vector<MPI_Request> waiting(channels.size());
-  for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance();
+  const double start_s = timed ? MPI_Wtime() : 0;
+  for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance(start_s);
   for (;;) {
-    for (std::size_t c = 0; c < channels.size(); ++c) waiting[c] = blocked[c] != nullptr ? *blocked[c] : MPI_REQUEST_NULL;
+    double earliest_s = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      waiting[c] = blocked[c].request != nullptr ? *blocked[c].request : MPI_REQUEST_NULL;
+      if (blocked[c].until_s >= 0) earliest_s = std::min(earliest_s, blocked[c].until_s);
+      any = any || !blocked[c].done();
+    }
+    if (!any) break;
     int index = MPI_UNDEFINED;
-    MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
-    if (index == MPI_UNDEFINED) break;
-    *blocked[index] = MPI_REQUEST_NULL;
-    blocked[index] = channels[index].advance();
+    if (std::isinf(earliest_s)) {
+      MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
+    } else {
+      int flag = 0;
+      MPI_Testany(static_cast<int>(waiting.size()), waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
+      if (!flag) index = MPI_UNDEFINED;
+    }
+    const double now_s = timed ? MPI_Wtime() : 0;
+    if (index != MPI_UNDEFINED) {
+      *blocked[index].request = MPI_REQUEST_NULL;
+      blocked[index] = channels[index].advance(now_s);
+      continue;
+    }
+    bool woke = false;
+    for (std::size_t c = 0; c < channels.size(); ++c)
+      if (blocked[c].until_s >= 0 && blocked[c].until_s <= now_s) blocked[c] = channels[c].advance(now_s), woke = true;
+    if (!woke && !sleep_simulated(std::min(earliest_s - now_s, poll_s)))
+      for (std::size_t c = 0; c < channels.size(); ++c)  // a real MPI: no simulated time to wait for
+        if (blocked[c].until_s >= 0) blocked[c] = channels[c].advance(std::numeric_limits<double>::infinity());
   }
   for (Channel& channel : channels) channel.finish();
 }

@@ -14,7 +14,7 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-rails: nccl_ring's schedule (sim/model/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-rails: nccl_ring's schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
@@ -33,6 +33,15 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
+  } else if (flag == "--nccl-handshake") {
+    // INTRA_US,NET_US: Simple's per-slice handshake inside a node and across nodes, in microseconds.
+    const std::size_t comma = value.find(',');
+    double intra_us = -1, net_us = -1;
+    if (comma == std::string_view::npos || !parse_number(value.substr(0, comma), intra_us) ||
+        !parse_number(value.substr(comma + 1), net_us) || intra_us < 0 || net_us < 0 || intra_us > 1e6 || net_us > 1e6)
+      return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
+    options.nccl.handshake_intra_s = intra_us * 1e-6;
+    options.nccl.handshake_net_s = net_us * 1e-6;
   } else if (flag == "--nccl-rails") {
     std::vector<int> listed;
     if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), listed); !error.empty())

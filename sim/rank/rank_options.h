@@ -44,7 +44,7 @@ inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
-    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-rails LIST]\n"
+    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US] [--nccl-rails LIST]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

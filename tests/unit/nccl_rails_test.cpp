@@ -111,3 +111,21 @@ TEST_CASE("NCCL's closed form counts the NICs beside the placement's ranks, not 
   CHECK(four->channels == 8);
   CHECK(four->search_channels * four->channel_bandwidth_Bps == doctest::Approx(200e9));
 }
+
+TEST_CASE("bus bandwidth: GPUs staging through host memory in pairs behind a PCIe switch get half its uplink") {
+  // 8 nodes of 4 GPUs without peer-to-peer (12 GB/s ports), one 12.4 GB/s NIC, GPUs 0-1 and 2-3 behind
+  // a 12 GB/s switch uplink. Per channel the ring 0 1 2 3 crosses switch 0's uplink up twice (0->1,
+  // 1->2) and, staging the network receive in host memory, down twice (net->0, 0->1).
+  NcclTopologyFacts facts = facts_of(8, {0, 0, 0, 0}, 12.4, 12);
+  for (NcclNodeFacts& node : facts.nodes) {
+    node.switch_of_gpu = {0, 0, 1, 1};
+    node.switch_links = {"pcie-switch0", "pcie-switch1"};
+    node.switch_bandwidth_Bps = 12e9;
+    node.gdr = false;
+  }
+  const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2);
+  CHECK(use.bus_bandwidth_Bps == doctest::Approx(6e9));
+  CHECK(use.bottleneck.find("pcie-switch") != std::string::npos);
+  for (NcclNodeFacts& node : facts.nodes) node.switch_of_gpu = {-1, -1, -1, -1};
+  CHECK(nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2).bus_bandwidth_Bps == doctest::Approx(12e9));  // the ports
+}

@@ -154,8 +154,10 @@ TEST_CASE("intra fabric ports: GPUs without peer-to-peer get a PCIe port each, a
   const NodeSpec& node = hkbu.racks[0].nodes[0];
   CHECK(node.intra_kind == IntraKind::pcie);
   CHECK(node.intra_ports);
+  // GPUs 0-1 and 2-3 share a PCIe switch: a transfer between them crosses both switches' uplinks.
   const RingEmbedding inside = embed_ring(hkbu, PlatformModel{}, {"node0-gpu1", "node0-gpu2"});
-  const std::vector<LinkUse> ports{{"node0-gpu1-pcie", "up"}, {"node0-gpu2-pcie", "down"}};
+  const std::vector<LinkUse> ports{{"node0-gpu1-pcie", "up"}, {"node0-pcie-switch0", "up"}, {"node0-pcie-switch1", "down"},
+                                   {"node0-gpu2-pcie", "down"}};
   CHECK(inside.routes[0] == ports);
   CHECK_FALSE(load_topology(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json").racks[0].nodes[0].intra_ports);  // one bus
 
@@ -164,4 +166,29 @@ TEST_CASE("intra fabric ports: GPUs without peer-to-peer get a PCIe port each, a
   CHECK(RINGSIM_ERROR_OF(load_topology(bad)) ==
         bad.string() + ": /racks/0/nodes/0/intra/fabric: expected \"bus\" (one link shared by every transfer in the node) or "
                        "\"ports\" (each GPU its own split-duplex link), found \"mesh\"");
+}
+
+TEST_CASE("without GPUDirect RDMA NCCL's network transfers cross the GPU's way to host memory, and MPI routes do not change") {
+  const Topology hkbu = load_topology(RINGSIM_SOURCE_DIR "/topologies/hkbu-100GbIB-8x4.json");
+  CHECK_FALSE(hkbu.racks[0].nodes[0].gdr);
+  CHECK(hkbu.racks[0].nodes[0].switch_gpus == 2);
+  PlatformModel nccl;
+  nccl.nccl_staging = true;
+  const std::vector<LinkUse> staged{{"node0-gpu3-pcie", "up"}, {"node0-pcie-switch1", "up"}, {"node0-nic", "up"},
+                                    {"rack0-switch", "shared"},  {"node1-nic", "down"},          {"node1-pcie-switch0", "down"},
+                                    {"node1-gpu0-pcie", "down"}};
+  CHECK(embed_ring(hkbu, nccl, {"node0-gpu3", "node1-gpu0"}).routes[0] == staged);
+  const std::vector<LinkUse> direct{{"node0-nic", "up"}, {"rack0-switch", "shared"}, {"node1-nic", "down"}};
+  CHECK(embed_ring(hkbu, PlatformModel{}, {"node0-gpu3", "node1-gpu0"}).routes[0] == direct);
+  // NVLink nodes have GPUDirect RDMA by default; staging them is not describable.
+  TempDir dir;
+  const auto nvlink = dir.write("nvlink.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "intra": {"kind": "nvlink"}}]}]})");
+  CHECK(load_topology(nvlink).racks[0].nodes[0].gdr);
+  const auto staged_nvlink =
+      dir.write("staged.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "gdr": false, "intra": {"kind": "nvlink"}}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(staged_nvlink)).find("/racks/0/nodes/0/gdr: staging through host memory") != std::string::npos);
+  const auto bus_switch =
+      dir.write("bus.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "pcie_switch": {"gpus": 2}}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(bus_switch)).find("/racks/0/nodes/0/pcie_switch: a PCIe switch shared by GPUs needs") !=
+        std::string::npos);
 }

@@ -67,6 +67,7 @@ int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type
 int MPI_Wait(MPI_Request* request, MPI_Status* status);
 int MPI_Waitall(int count, MPI_Request* requests, MPI_Status* statuses);
 int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status);
+int MPI_Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Status* status);
 
 // Collectives outside the timed call: exact results at no simulated cost (collectives.cpp).
 int MPI_Barrier(MPI_Comm comm);

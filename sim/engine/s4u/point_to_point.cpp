@@ -160,3 +160,32 @@ int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status
   requests[*index] = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
 }
+
+int MPI_Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Status* status) {
+  world().settled_rank();
+  std::vector<simgrid::s4u::CommPtr> comms;
+  std::vector<int> positions;
+  *flag = 1;
+  *index = MPI_UNDEFINED;
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != MPI_REQUEST_NULL) {
+      if (requests[i]->comm == nullptr) {  // an eager send: already complete
+        *index = i;
+        finish(requests[i], status);
+        requests[i] = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+      }
+      comms.push_back(requests[i]->comm);
+      positions.push_back(i);
+    }
+  if (comms.empty()) return MPI_SUCCESS;  // as MPI: no active request, flag true, index undefined
+  const ssize_t done = simgrid::s4u::Comm::test_any(comms);
+  if (done < 0) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  *index = positions[static_cast<std::size_t>(done)];
+  finish(requests[*index], status);
+  requests[*index] = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
