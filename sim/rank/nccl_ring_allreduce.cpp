@@ -257,17 +257,16 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   }
 
   // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
-  // A channel in its handshake waits for a time; the rank then polls its channels' requests, sleeping
-  // at most a quarter of the shortest handshake between polls, so that a slice arriving meanwhile on
-  // another channel is taken up that late at most (MPI has no wait with a deadline).
-  double poll_s = std::numeric_limits<double>::infinity();
-  for (const Channel& channel : channels)
-    if (channel.handshake_s() > 0) poll_s = std::min(poll_s, 0.25 * channel.handshake_s());
-  const bool timed = std::isfinite(poll_s);
+  // A channel in its handshake waits for a time. MPI has no wait with a deadline, so the rank then
+  // sleeps until the earliest handshake ends and tests its requests on waking: a slice that arrived
+  // on another channel meanwhile is taken as arrived in the middle of that sleep (at most half a
+  // handshake off either way, where polling more often would multiply the simulation's events).
+  const bool timed = std::any_of(channels.begin(), channels.end(), [](const Channel& c) { return c.handshake_s() > 0; });
   std::vector<Blocked> blocked(channels.size());
   std::vector<MPI_Request> waiting(channels.size());
   const double start_s = timed ? MPI_Wtime() : 0;
   for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance(start_s);
+  double slept_from_s = -1;  // the start of the sleep just ended, while its arrivals are taken up
   for (;;) {
     double earliest_s = std::numeric_limits<double>::infinity();
     bool any = false;
@@ -280,6 +279,7 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
     int index = MPI_UNDEFINED;
     if (std::isinf(earliest_s)) {
       MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
+      slept_from_s = -1;
     } else {
       int flag = 0;
       MPI_Testany(static_cast<int>(waiting.size()), waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
@@ -288,15 +288,20 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
     const double now_s = timed ? MPI_Wtime() : 0;
     if (index != MPI_UNDEFINED) {
       *blocked[index].request = MPI_REQUEST_NULL;
-      blocked[index] = channels[index].advance(now_s);
+      blocked[index] = channels[index].advance(slept_from_s >= 0 ? 0.5 * (slept_from_s + now_s) : now_s);
       continue;
     }
+    slept_from_s = -1;
     bool woke = false;
     for (std::size_t c = 0; c < channels.size(); ++c)
       if (blocked[c].until_s >= 0 && blocked[c].until_s <= now_s) blocked[c] = channels[c].advance(now_s), woke = true;
-    if (!woke && !sleep_simulated(std::min(earliest_s - now_s, poll_s)))
+    if (woke) continue;
+    if (sleep_simulated(earliest_s - now_s)) {
+      slept_from_s = now_s;
+    } else {
       for (std::size_t c = 0; c < channels.size(); ++c)  // a real MPI: no simulated time to wait for
         if (blocked[c].until_s >= 0) blocked[c] = channels[c].advance(std::numeric_limits<double>::infinity());
+    }
   }
   for (Channel& channel : channels) channel.finish();
 }

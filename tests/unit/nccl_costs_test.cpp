@@ -147,3 +147,14 @@ TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInf
   // 2.4 had no time model: its closed form is 2.5's, the nearest there is.
   CHECK(nccl_ring_time(pcie_case(2, 4, 32, 8), NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(59.4));
 }
+
+TEST_CASE("Simple's handshake per slice is its hop latency less LL's: 2.6 PCIe 4.7 and network 5.7 us, 2.7 NVLink 2.93 and 6.9") {
+  const NcclHandshake six = nccl_simple_handshake(pcie_case(2, 6, 32, 8));
+  CHECK(six.intra_s * 1e6 == doctest::Approx(5.7 - 1.0));
+  CHECK(six.net_s * 1e6 == doctest::Approx(6.6 - 0.9));
+  NcclCase nvlink = pcie_case(2, 7, 16, 2);
+  nvlink.nvlink = true;
+  const NcclHandshake seven = nccl_simple_handshake(nvlink);
+  CHECK(seven.intra_s * 1e6 == doctest::Approx(3.4 - 0.47));
+  CHECK(seven.net_s * 1e6 == doctest::Approx(9.6 - 2.7));
+}
