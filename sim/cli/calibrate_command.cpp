@@ -13,7 +13,6 @@
 #include "trace_input.h"
 #include "trace_nccl_settings.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -132,14 +131,6 @@ int calibrate_command(int argc, char** argv) {
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
-  // nccl_ring under the model made for NCCL keeps it (staging without GPUDirect RDMA, Simple's
-  // handshakes); that model first gives each NIC its transport's payload share, which the fitted
-  // efficiency then includes.
-  if (calibration.algorithm == "nccl_ring" && scenario.model.network == "NCCL" && platform.topology) {
-    const double share = transport_payload_share(platform.topology->racks.front().nodes.front().nic_transport);
-    model["network"] = "NCCL";
-    model["nic_efficiency"] = std::min(1.0, calibration.nic_efficiency / share);
-  }
   if (!calibration.nic_latency_s && !calibrate_latencies(scenario, platform, input, calibration, model)) return 1;
   write_file_atomically(*output, model.dump(2) + "\n");
   fmt::print("# wrote {}: apply it with ringsim run|validate SCENARIO --model {}\n", *output, *output);
