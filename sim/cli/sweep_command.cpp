@@ -2,12 +2,12 @@
 // shards locally or as a Slurm job array, each shard's results in its own file, merged into one
 // results JSON that `ringsim report` and `validate` read.
 #include "../analysis/variant_plan.h"
+#include "../cases/case_jobs.h"
+#include "../cases/process_pool.h"
 #include "../common/input_error.h"
-#include "../engine/case_jobs.h"
-#include "../engine/process_pool.h"
-#include "../engine/sweep_directory.h"
-#include "../engine/sweep_run.h"
 #include "../results/results_output.h"
+#include "../sweep/sweep_directory.h"
+#include "../sweep/sweep_run.h"
 #include "command_line.h"
 #include "commands.h"
 #include "progress_bar.h"

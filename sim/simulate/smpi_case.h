@@ -1,9 +1,9 @@
 // One simulated case = one smpirun of the rank program over every size of the scenario.
 #pragma once
 
+#include "../cases/case_report.h"
+#include "../cases/process_pool.h"
 #include "../model/scenario.h"
-#include "case_report.h"
-#include "process_pool.h"
 
 #include <filesystem>
 

@@ -1,10 +1,10 @@
 #include "scenario_measurement.h"
 
 #include "../analysis/optimized_order.h"
-#include "case_jobs.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "emulated_cluster.h"
 #include "machine_facts.h"
-#include "work_directory.h"
 
 #include <fmt/format.h>
 #include <memory>

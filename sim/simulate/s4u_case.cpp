@@ -1,7 +1,7 @@
 #include "s4u_case.h"
 
+#include "../cases/program_paths.h"
 #include "../platform/platform_library.h"
-#include "program_paths.h"
 
 #include <cstdlib>
 #include <fmt/format.h>

@@ -2,10 +2,10 @@
 
 #include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "../results/results_document.h"
-#include "case_jobs.h"
-#include "simulation.h"
-#include "work_directory.h"
+#include "../simulate/simulation.h"
 
 #include <fmt/format.h>
 #include <map>

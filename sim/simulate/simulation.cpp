@@ -3,15 +3,15 @@
 #include "../analysis/case_costs.h"
 #include "../analysis/optimized_order.h"
 #include "../analysis/platform_routes.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../platform/plan_file.h"
 #include "../results/chrome_timeline.h"
-#include "case_jobs.h"
 #include "s4u_case.h"
 #include "size_limits.h"
 #include "smpi_case.h"
-#include "work_directory.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "smpi_case.h"
 
+#include "../cases/program_paths.h"
 #include "../platform/platform_library.h"
-#include "program_paths.h"
 
 #include <algorithm>
 #include <cstdlib>
