@@ -5,6 +5,7 @@
 #include "../cases/case_jobs.h"
 #include "../cases/process_pool.h"
 #include "../common/input_error.h"
+#include "../common/signal_guard.h"
 #include "../results/results_output.h"
 #include "../sweep/sweep_directory.h"
 #include "../sweep/sweep_run.h"
@@ -14,7 +15,6 @@
 #include "sweep_slurm.h"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -129,32 +129,12 @@ int plan_command(const ParsedArguments& args) {
   return 0;
 }
 
-// SIGINT/SIGTERM between two shards (while cases run, the process pool handles them): noted, and
+// SIGINT/SIGTERM between two shards (while cases run, the process pool stops the run): noted, and
 // the run stops once the shard at hand is written, so that no signal cuts a results file short.
-volatile std::sig_atomic_t g_stop_signal = 0;
-
-class StopBetweenShards {
- public:
-  StopBetweenShards() {
-    struct sigaction action {};
-    action.sa_handler = [](int signal_number) { g_stop_signal = signal_number; };
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopBetweenShards() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopBetweenShards(const StopBetweenShards&) = delete;
-  StopBetweenShards& operator=(const StopBetweenShards&) = delete;
-  void check() const {
-    if (g_stop_signal != 0) throw Interrupted(g_stop_signal, fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", static_cast<int>(g_stop_signal)));
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
+void stop_if_interrupted(const SignalGuard& signals) {
+  if (const int signal_number = signals.noted(); signal_number != 0)
+    throw Interrupted(signal_number, fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", signal_number));
+}
 
 std::size_t default_shards(std::size_t cases) { return std::max<std::size_t>(1, (cases + 7) / 8); }
 
@@ -163,13 +143,13 @@ int run_shards(const LoadedSweep& sweep, const SweepDirectory& dir, const std::v
   std::size_t total = 0;
   for (const ShardId& shard : shards) total += cases_of_shard(sweep.expanded.cases.size(), shard).size();
   ProgressBar progress(total, quiet);
-  const StopBetweenShards stop;
+  const SignalGuard signals;
   int status = 0;
   for (const ShardId& shard : shards) {
     const auto cases = cases_of_shard(sweep.expanded.cases.size(), shard);
     SweepCasesOutcome outcome;
     try {
-      stop.check();
+      stop_if_interrupted(signals);
       outcome = run_sweep_cases(sweep.spec, sweep.expanded, sweep.platforms, cases, jobs,
                                 [&](bool ok) { progress.case_done(ok); });
     } catch (const Interrupted&) {
