@@ -1,12 +1,12 @@
 // `ringsim sweep plan|run|status|merge`: a sweep file (docs/sweeps.md) expanded into cases, run in
 // shards locally or as a Slurm job array, each shard's results in its own file, merged into one
 // results JSON that `ringsim report` and `validate` read.
-#include "../analysis/variant_plan.h"
 #include "../cases/case_jobs.h"
 #include "../cases/process_pool.h"
 #include "../common/input_error.h"
 #include "../common/signal_guard.h"
 #include "../results/results_output.h"
+#include "../sweep/loaded_sweep.h"
 #include "../sweep/sweep_directory.h"
 #include "../sweep/sweep_run.h"
 #include "command_line.h"
@@ -51,46 +51,6 @@ options:
   --quiet          no progress bar
   -o FILE          merge: the results JSON to write (atomically)
 )";
-
-// The sweep file read, its platforms loaded, its cases expanded and every variant's model checked
-// against its topology: all input errors come out here, before a case runs.
-struct LoadedSweep {
-  SweepSpec spec;
-  std::vector<Platform> platforms;
-  ExpandedSweep expanded;
-  std::string digest;
-};
-
-LoadedSweep load_and_expand(const std::string& file) {
-  LoadedSweep loaded{load_sweep(file), {}, {}, {}};
-  std::vector<ClusterLayout> layouts;
-  std::vector<const Topology*> topologies;
-  for (const auto& topology : loaded.spec.topologies) loaded.platforms.push_back(load_platform(topology));
-  for (const Platform& platform : loaded.platforms) {
-    layouts.push_back(platform.layout);
-    topologies.push_back(platform.topology ? &*platform.topology : nullptr);
-  }
-  loaded.expanded = expand_sweep(loaded.spec, layouts, topologies);
-  for (const SweepGroup& group : loaded.expanded.groups) {
-    Scenario without_cases = group.scenario;  // the model's fit only: orders are searched when a shard runs
-    without_cases.placements.clear();
-    const std::string where = group.variant.empty() ? file : fmt::format("{}: variant \"{}\"", file, group.variant);
-    plan_variant(without_cases, loaded.platforms[group.topology], where);
-  }
-  loaded.digest = sweep_digest(loaded.spec, loaded.expanded);
-  return loaded;
-}
-
-double estimated_cases_seconds(const LoadedSweep& sweep, const std::vector<std::size_t>& cases) {
-  double seconds = 0;
-  for (std::size_t c : cases) {
-    const SweepCase& one = sweep.expanded.cases[c];
-    const Scenario& scenario = sweep.expanded.groups[one.group].scenario;
-    seconds += estimated_case_seconds(scenario.placements[one.placement].total_ranks(), scenario.sizes,
-                                      scenario.iterations + scenario.warmup);
-  }
-  return seconds;
-}
 
 std::string format_duration(double seconds) {
   if (seconds < 120) return fmt::format("{:.0f} s", seconds);
