@@ -25,9 +25,9 @@ std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_
 }  // namespace
 
 void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
-                     const ClusterLayout& layout, const ModelSettings& model) {
+                     const ModelSettings& model) {
   for (CaseResult& result : results) {
-    const std::vector<std::string> hosts = hosts_of_ranks(result.spec.placement, layout);
+    const std::vector<std::string>& hosts = result.spec.ring.hosts;
     result.cost_model = cost_parameters(routes, topology, hosts);
     if (result.spec.algorithm == "nccl_ring") {
       // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction.

@@ -47,7 +47,7 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--sizes",     sizes,
                                 "--iterations", std::to_string(scenario.iterations),
                                 "--warmup",    std::to_string(scenario.warmup),
-                                "--nodes",     node_list_text(node_of_ranks(spec.placement)),
+                                "--nodes",     node_list_text(spec.ring.nodes),
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
