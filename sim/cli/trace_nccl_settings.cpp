@@ -50,6 +50,20 @@ void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, co
                file, highest->line, used, highest->transport, highest->device, nics);
 }
 
+// A scenario still on SMPI's defaults (the model of the MPI ring it named by default) takes the
+// model made for NCCL, as a scenario naming NCCL's algorithms would have (model_settings.h).
+void adopt_nccl_model(Scenario& scenario) {
+  const ModelSettings smpi = default_model_for({"ring"});
+  ModelSettings& model = scenario.model;
+  if (model.network != smpi.network || model.factors != smpi.factors || model.crosstraffic != smpi.crosstraffic) return;
+  const ModelSettings nccl = default_model_for({"nccl"});
+  model.network = nccl.network;
+  model.factors = nccl.factors;
+  model.crosstraffic = nccl.crosstraffic;
+  fmt::print("# the model made for NCCL: network {}, factors {}, no cross-traffic (name the model's network to override)\n",
+             model.network, model.factors);
+}
+
 }  // namespace
 
 void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
@@ -61,6 +75,7 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
     scenario.algorithms = {"nccl"};
     fmt::print("# no NCCL_ALGO in the trace: simulating nccl, the algorithm NCCL's model picks per size "
                "(name the scenario's algorithms to override)\n");
+    adopt_nccl_model(scenario);
     return;
   }
   const std::string& forced = *facts->algorithm;
@@ -80,6 +95,7 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   scenario.algorithms = {simulated};
   fmt::print("# NCCL_ALGO={} from the trace ({}): simulating {} (name the scenario's algorithms to override)\n", forced,
              where(*facts, "NCCL_ALGO"), simulated);
+  if (simulated == "nccl_tree") adopt_nccl_model(scenario);
 }
 
 void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform) {

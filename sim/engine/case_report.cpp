@@ -30,6 +30,8 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
                                      "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
+  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
+    arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});
   // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
   // rings then enter and leave nodes through different NICs (nccl_rails.h).
   if (scenario.model.nccl_facts) {

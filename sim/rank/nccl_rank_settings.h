@@ -16,6 +16,7 @@ struct NcclRankSettings {
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
   NcclWire protocol = NcclWire::simple;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
+  int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };
 
 }  // namespace ringsim

@@ -1,8 +1,9 @@
-// NCCL's double binary tree allreduce (device/all_reduce.h runTreeUpDown; the trees of nccl_trees.h)
+// NCCL's double binary tree allreduce (device/all_reduce.h runTreeUpDown, runTreeSplit; the trees of nccl_trees.h)
 // as plain MPI. Each channel takes its share of the buffer and walks it in chunks: first the
 // reduction up its tree (a leaf sends each chunk to its parent; an inner rank receives the chunk
 // from every child, adds them to its own and sends the sum on; the root keeps the total), then the
-// broadcast down (each rank receives the total from its parent and sends it to every child). Each
+// broadcast down (each rank receives the total from its parent and sends it to every child), one
+// after the other or side by side as the version runs them (splits below). Each
 // connection holds up to NCCL_STEPS = 8 chunks in flight: receives are posted that many ahead and a
 // sender waits for its eighth-last send to the same peer. The first half of the channels run tree 0,
 // the second half tree 1, so each tree carries half the data.
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace ringsim {
 namespace {
@@ -45,6 +47,14 @@ std::size_t tree_chunk_floats(const NcclRankSettings& settings, std::uint64_t by
   return std::max<std::size_t>(1, chunk / sizeof(float));
 }
 
+// Whether the reduction and the broadcast run side by side (runTreeSplit): LL128 always, Simple from
+// 2.8, LL from 2.10; before, runTreeUpDown (all_reduce.h of each version).
+bool splits(const NcclRankSettings& settings) {
+  if (settings.protocol == NcclWire::ll128) return true;
+  if (settings.protocol == NcclWire::simple) return settings.version >= 208;
+  return settings.version >= 210;
+}
+
 // One direction of one connection: a stream of messages, one per chunk.
 struct TreeStream {
   int peer = -1;
@@ -55,7 +65,7 @@ class TreeChannel {
  public:
   TreeChannel(float* data, std::size_t count, Piece share, int channel, const RankTreeLinks& links, std::size_t chunk,
               AllreduceContext& ctx)
-      : data_(data), ctx_(ctx), links_(links), tag_(kNcclTreeChannelTag + channel) {
+      : data_(data), ctx_(ctx), links_(links), tag_(kNcclTreeChannelTag + channel), split_(splits(ctx.nccl)) {
     for (std::size_t done = 0; done < share.length || chunks_.empty(); done += chunk) {
       chunks_.push_back({share.start + done, std::min(chunk, share.length - done)});
       if (share.length == 0) break;
@@ -80,38 +90,18 @@ class TreeChannel {
       for (long c = 0; c < std::min<long>(kTreeFifoSteps, k); ++c) post_receive(s, c);
   }
 
-  // Runs the schedule until it must wait: returns the request it waits for, or nullptr when done.
-  // Steps 0..K-1 reduce chunk k up the tree, steps K..2K-1 broadcast chunk k down.
-  MPI_Request* advance() {
-    const long k = static_cast<long>(chunks_.size());
-    const std::size_t children = links_.children.size();
-    while (next_ < 2 * k) {
-      const bool up = next_ < k;
-      const long c = up ? next_ : next_ - k;
-      const Piece piece = chunks_[static_cast<std::size_t>(c)];
-      if (up) {
-        for (std::size_t s = 0; s < children; ++s)
-          if (receives_[s].requests[c] != MPI_REQUEST_NULL) return &receives_[s].requests[c];
-        if (links_.parent != -1)
-          if (MPI_Request* window = send_window(0, c)) return window;
-        for (std::size_t s = 0; s < children; ++s) consume(s, c, piece, true);
-        if (links_.parent != -1) send(0, c, piece);
-      } else {
-        const std::size_t first_send = links_.parent != -1 ? 1 : 0;
-        if (links_.parent != -1) {
-          TreeStream& from_parent = receives_[children];
-          if (from_parent.requests[c] != MPI_REQUEST_NULL) return &from_parent.requests[c];
-          // The chunk's partial sum may still be on its way up from this buffer.
-          if (sends_[0].requests[c] != MPI_REQUEST_NULL) return &sends_[0].requests[c];
-        }
-        for (std::size_t s = first_send; s < sends_.size(); ++s)
-          if (MPI_Request* window = send_window(s, c)) return window;
-        if (links_.parent != -1) consume(children, c, piece, false);
-        for (std::size_t s = first_send; s < sends_.size(); ++s) send(s, c, piece);
-      }
-      ++next_;
+  // Split (NCCL's runTreeSplit): the reduction and the broadcast run side by side as two parts of
+  // the channel, the root sending each total down as soon as it has it; else (runTreeUpDown) one
+  // part: the whole reduction, then the whole broadcast.
+  int parts() const { return split_ ? 2 : 1; }
+
+  // Runs part PART until it must wait: returns the request it waits for, or nullptr when done.
+  MPI_Request* advance(int part) {
+    if (part == 0) {
+      if (MPI_Request* blocked = advance_up()) return blocked;
+      if (split_) return nullptr;
     }
-    return nullptr;
+    return advance_down();
   }
 
   void finish() {
@@ -120,6 +110,57 @@ class TreeChannel {
   }
 
  private:
+  bool root() const { return links_.parent == -1; }
+  std::size_t first_child_send() const { return root() ? 0 : 1; }
+
+  // Chunk by chunk: receive every child's partial sum and add it; send the sum to the parent, or at
+  // the root in split mode the total straight down to the children.
+  MPI_Request* advance_up() {
+    const long k = static_cast<long>(chunks_.size());
+    const std::size_t children = links_.children.size();
+    for (; up_next_ < k; ++up_next_) {
+      const long c = up_next_;
+      for (std::size_t s = 0; s < children; ++s)
+        if (receives_[s].requests[c] != MPI_REQUEST_NULL) return &receives_[s].requests[c];
+      const bool down_from_root = root() && split_;
+      if (!root())
+        if (MPI_Request* window = send_window(0, c)) return window;
+      if (down_from_root)
+        for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+          if (MPI_Request* window = send_window(s, c)) return window;
+      const Piece piece = chunks_[static_cast<std::size_t>(c)];
+      for (std::size_t s = 0; s < children; ++s) consume(s, c, piece, true);
+      if (!root()) send(0, c, piece);
+      if (down_from_root)
+        for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+    }
+    return nullptr;
+  }
+
+  // Chunk by chunk: receive the total from the parent and pass it to every child (the root, when
+  // not split, sends what its reduction left).
+  MPI_Request* advance_down() {
+    const long k = static_cast<long>(chunks_.size());
+    if (root() && split_) return nullptr;  // the reduction part sent everything down
+    const std::size_t children = links_.children.size();
+    for (; down_next_ < k; ++down_next_) {
+      const long c = down_next_;
+      if (!root()) {
+        TreeStream& from_parent = receives_[children];
+        if (from_parent.requests[c] != MPI_REQUEST_NULL) return &from_parent.requests[c];
+        // The chunk's partial sum may still be on its way up from this buffer (not split: the same
+        // part; split: the parent had it before the total could come back, so it has left).
+        if (!split_ && sends_[0].requests[c] != MPI_REQUEST_NULL) return &sends_[0].requests[c];
+      }
+      for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+        if (MPI_Request* window = send_window(s, c)) return window;
+      const Piece piece = chunks_[static_cast<std::size_t>(c)];
+      if (!root()) consume(children, c, piece, false);
+      for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+    }
+    return nullptr;
+  }
+
   std::size_t chunk_length_max() const {
     std::size_t largest = 0;
     for (const Piece& piece : chunks_) largest = std::max(largest, piece.length);
@@ -173,7 +214,8 @@ class TreeChannel {
   int tag_;
   std::vector<Piece> chunks_;
   std::vector<TreeStream> receives_, sends_;  // receives: children then parent; sends: parent then children
-  long next_ = 0;
+  bool split_;
+  long up_next_ = 0, down_next_ = 0;
   std::size_t slot_stride_ = 1;
   float* slot_base_ = nullptr;
   std::vector<float> slot_memory_;
@@ -197,17 +239,21 @@ void nccl_tree_allreduce(const float* input, float* output, std::size_t count, A
     channels.emplace_back(output, count, shares[c], static_cast<int>(c), trees[tree][static_cast<std::size_t>(ctx.rank)],
                           chunk, ctx);
   }
-  // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
-  std::vector<MPI_Request*> blocked(channels.size());
-  std::vector<MPI_Request> waiting(channels.size());
-  for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance();
+  // The channels' parts progress together, as NCCL's thread blocks (and their halves) do: wait for
+  // whichever is blocked first.
+  std::vector<std::pair<std::size_t, int>> parts;
+  for (std::size_t c = 0; c < channels.size(); ++c)
+    for (int part = 0; part < channels[c].parts(); ++part) parts.emplace_back(c, part);
+  std::vector<MPI_Request*> blocked(parts.size());
+  std::vector<MPI_Request> waiting(parts.size());
+  for (std::size_t w = 0; w < parts.size(); ++w) blocked[w] = channels[parts[w].first].advance(parts[w].second);
   for (;;) {
-    for (std::size_t c = 0; c < channels.size(); ++c) waiting[c] = blocked[c] != nullptr ? *blocked[c] : MPI_REQUEST_NULL;
+    for (std::size_t w = 0; w < parts.size(); ++w) waiting[w] = blocked[w] != nullptr ? *blocked[w] : MPI_REQUEST_NULL;
     int index = MPI_UNDEFINED;
     MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
     if (index == MPI_UNDEFINED) break;
     *blocked[index] = MPI_REQUEST_NULL;
-    blocked[index] = channels[index].advance();
+    blocked[index] = channels[parts[index].first].advance(parts[index].second);
   }
   for (TreeChannel& channel : channels) channel.finish();
 }

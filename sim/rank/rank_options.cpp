@@ -33,6 +33,9 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
+  } else if (flag == "--nccl-version") {
+    if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
+      return "--nccl-version takes NCCL's version as major x 100 + minor, such as 218";
   } else if (flag == "--nccl-algorithms") {
     options.nccl_algorithms.clear();
     for (std::size_t from = 0; from <= value.size();) {

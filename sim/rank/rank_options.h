@@ -46,7 +46,8 @@ inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
-    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-algorithms Ring|Tree,...] [--nccl-rails LIST]\n"
+    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-algorithms Ring|Tree,...] [--nccl-version 218]\n"
+    "                    [--nccl-rails LIST]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

@@ -355,24 +355,31 @@ TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receive
   CHECK(row.at("traffic").at("max_rank_recv_bytes").get<double>() <= 2.0 * (1 << 20));
 }
 
-TEST_CASE("ideal model: nccl_tree is within 2 percent of NCCL's tree model without its empirical factors at 64 MiB") {
+TEST_CASE("ideal model: nccl_tree at 64 MiB lies between NCCL's tree mechanics and its full model, and is S/B on 2 nodes") {
   TempDir dir;
-  // One 100 Gb/s NIC per node behind a non-blocking switch; 8 and 16 nodes of one GPU and 16 nodes of 4.
+  // One 100 Gb/s NIC per node behind a non-blocking switch; 2, 8 and 16 nodes of one GPU and 16 nodes of 4.
   auto topology = dir.write("ib.json", R"({"racks": [{"switch": {"bandwidth": "1600Gbps", "latency": "1us"},
       "nodes": [{"name": "n", "count": 16, "gpus": 4, "nic": {"bandwidth": "100Gbps", "latency": "1us"},
                  "intra": {"bandwidth": "400Gbps", "latency": "0.5us"}}]}]})");
-  const std::string placements = R"(["1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4"])";
+  const std::string placements =
+      R"(["1-1", "1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4"])";
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none",
                                  "nccl": {"version": "2.18", "protocol": "Simple"}})";
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_tree"])", R"(["64MiB"])", model, 0));
+  const double bytes = 64u << 20, nic = 12.5e9;
   for (const auto& [n, nodes] : {std::pair{8, 8}, std::pair{16, 16}, std::pair{64, 16}}) {
     const auto& row = row_for(results, "nccl_tree", n);
     CAPTURE(row.dump());
-    // NCCL 2.18's tree, Simple, without the 0.92 efficiency and the size correction: 2 (ranks per node - 1)
-    // x 6 us (PCIe hop) + 2 floor(log2 nodes) x 14 us, plus S / (12.5 GB/s / 2).
-    const double per_node = static_cast<double>(n) / nodes;
-    const double log_nodes = nodes == 8 ? 3 : 4;
-    const double core = (2 * (per_node - 1) * 6 + 2 * log_nodes * 14) * 1e-6 + (64u << 20) / (12.5e9 / 2);
-    CHECK(row.at("time_s").get<double>() == doctest::Approx(core).epsilon(0.02));
+    // NCCL 2.18's tree mechanics (Simple): 2 (ranks per node - 1) x 6 us (PCIe hop) + 2 floor(log2 nodes)
+    // x 14 us, plus S / (12.5 GB/s / 2): every NIC carries 2 S each way. Its full model adds the 0.92
+    // efficiency and the size correction (0.8 at 64 MiB): 14.67-14.74 ms here.
+    const double per_node = static_cast<double>(n) / nodes, log_nodes = nodes == 8 ? 3 : 4;
+    const double core = (2 * (per_node - 1) * 6 + 2 * log_nodes * 14) * 1e-6 + bytes / (nic / 2);
+    const double time = row.at("time_s").get<double>();
+    CHECK(time > core);
+    CHECK(time < row.at("closed_form_s").get<double>());
+    CHECK(row.at("closed_form_s").get<double>() == doctest::Approx(core - bytes / (nic / 2) + bytes / (nic * 0.92 * 0.8 / 2)));
   }
+  // Two nodes: each tree's root is the other's leaf, so every NIC carries S each way, not 2 S.
+  CHECK(row_for(results, "nccl_tree", 2).at("time_s").get<double>() == doctest::Approx(bytes / nic).epsilon(0.02));
 }
