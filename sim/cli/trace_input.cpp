@@ -56,8 +56,10 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
   nccl.version_text = fmt::format("{}.{}", version->major, version->minor);
   nccl.version = *version;
   scenario.model.nccl = nccl;
-  fmt::print("# NCCL version from the trace's header: {} (NCCL's algorithms run {}'s channels and choices; "
-             "set the model's nccl.version to override)\n", *run->library_version, nccl.version_text);
+  const auto simulated = std::find_if(scenario.algorithms.begin(), scenario.algorithms.end(),
+                                      [](const std::string& name) { return is_nccl_algorithm(name); });
+  fmt::print("# NCCL version from the trace's header: {} ({} runs {}'s channels and protocol choice; "
+             "set the model's nccl.version to override)\n", *run->library_version, *simulated, nccl.version_text);
 }
 
 }  // namespace ringsim

@@ -341,7 +341,7 @@ TEST_CASE("nccl_tree sums exactly for N = 1..17 under each protocol with 1 and 3
   }
 }
 
-TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receives it down; every rank moves S each way") {
+TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receives it down, 14 S in all") {
   TempDir dir;
   auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 16, "gpus": 1}]}]})");
   const auto results = run_scenario(
