@@ -102,8 +102,13 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
   if (!platform.topology || input.trace.format != "nccl-tests") return;
   ModelSettings model = scenario.model;
   model.nccl_facts = nccl_topology_facts(*platform.topology);
+  const bool simulates_nccl_choice =
+      std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "nccl") != scenario.algorithms.end();
   for (const MeasuredCase& measured : input.grouped.cases) {
     const std::optional<NcclCase> c = nccl_case_of(model, measured.placement);
+    if (c && simulates_nccl_choice)
+      if (const std::string unmodelled = nccl_unmodelled_algorithms(*c); !unmodelled.empty())
+        fmt::print("# note: {}\n", unmodelled);
     if (!c || c->nodes < 2) continue;
     // NCCL's ring cannot carry more bus bandwidth than its channels through the NICs it uses.
     const double ring_bound_GBps = c->search_channels * c->channel_bandwidth_Bps / 1e9;
