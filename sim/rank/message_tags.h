@@ -26,6 +26,7 @@ enum MessageTag : int {
   kPushTag = 80,                // parameter_server: shards to their server
   kPullTag = 81,                // parameter_server: summed shards back
   kNcclChannelTag = 90,         // nccl_ring: + channel (up to 64), so each channel matches only its own
+  kNcclTreeChannelTag = 160,    // nccl_tree: + channel (up to 64), likewise
 };
 
 }  // namespace ringsim
