@@ -49,7 +49,8 @@ struct ModelSettings {
   bool nic_half_duplex = false;
   // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
   std::vector<BackgroundLoad> background;
-  // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
+  // "engine": what runs the rank program — "smpi" (smpirun), "maestro" (ringsim-rank-maestro: ranks as
+  // fibers run from SimGrid's maestro), "s4u" (ringsim-rank-s4u: ranks as S4U
   // actors, docs/engines.md) or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
   std::string engine = "auto";
   // "nccl": {"version", "channels", "protocol", "buffsize", "compute_capability"} for nccl_ring
@@ -71,7 +72,7 @@ struct ModelSettings {
   // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;
 
-  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").
+  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro").
   std::string engine_for(int ranks, std::string_view algorithm) const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...

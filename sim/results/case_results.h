@@ -16,7 +16,7 @@ namespace ringsim {
 struct SimulationCase {
   PlacementSpec placement;
   std::string algorithm;
-  std::string engine = "smpi";  // what simulated the case: "smpi" or "s4u" (model key "engine")
+  std::string engine = "smpi";  // what simulated the case: "smpi", "s4u" or "maestro" (model key "engine")
 };
 
 struct SizeResult {

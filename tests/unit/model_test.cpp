@@ -49,9 +49,13 @@ TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, 
   CHECK(model.to_json().at("engine") == "s4u");
   model = read_model(nlohmann::json::parse(R"({"engine": "smpi"})"), "s.json", "/model", ModelSettings{});
   CHECK(model.engine_for(4096, "ring") == "smpi");
+  model = read_model(nlohmann::json::parse(R"({"engine": "maestro"})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.engine_for(2, "ring") == "maestro");
+  CHECK(model.engine_for(2, "mpi") == "smpi");
+  CHECK(model.to_json().at("engine") == "maestro");
 
   CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"engine": "fast"})"), "s.json", "/model", ModelSettings{})) ==
-        "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u");
+        "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u, maestro");
 }
 
 TEST_CASE("nccl: the model key is read strictly kept only when given and errors name file and path") {

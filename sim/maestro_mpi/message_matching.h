@@ -1,0 +1,75 @@
+// Point-to-point messages of the maestro engine: sends and receives meet in per-channel queues (one
+// channel per source, destination and tag, first posted first matched, as MPI matches by source and
+// tag), and each matched pair becomes one SimGrid host-to-host comm, started at once: at the later of
+// the two post dates, as SMPI and the S4U engine do. Its completion, in the maestro, completes the
+// receive (and a send that waited for it) and wakes the ranks waiting on them.
+#pragma once
+
+#include "maestro_request.h"
+#include "rank_fibers.h"
+
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ringsim::maestro_engine {
+
+using Request = s4u_engine::Request;
+
+// Something a rank started in SimGrid and the maestro's completion callback finishes.
+class Awaited {
+ public:
+  virtual ~Awaited() = default;
+  // Called once, in the maestro, when ACTIVITY (this one's) has completed.
+  virtual void finished(simgrid::s4u::ActivityPtr activity) = 0;
+};
+
+class MessageMatching {
+ public:
+  // HOST_OF_RANK: every rank's host. GRAVEYARD: where finished activities wait until SimGrid is done
+  // with them (see MaestroWorld::on_completion).
+  MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
+                  std::vector<simgrid::s4u::ActivityPtr>& graveyard);
+  ~MessageMatching();
+  MessageMatching(const MessageMatching&) = delete;
+  MessageMatching& operator=(const MessageMatching&) = delete;
+
+  // Posts a message of BYTES from SOURCE to DESTINATION with TAG; PAYLOAD is the sender's private copy
+  // of the data (malloc'd, freed on delivery) or nullptr. SEND: the sender's request, completed when
+  // the transfer ends, or nullptr for a send complete at once (eager).
+  void post_send(int source, int destination, int tag, void* payload, std::size_t bytes, Request* send);
+  // Posts RECEIVE (its buffer, bytes, source and tag filled in) on DESTINATION.
+  void post_receive(int destination, Request* receive);
+
+  // Marks REQUEST complete and wakes the rank waiting on it.
+  void complete(Request& request);
+
+  // Messages carried so far (one SimGrid comm each).
+  std::uint64_t messages() const { return messages_; }
+
+ private:
+  struct Message;
+  // The unmatched sends and receives of one channel: intrusive FIFO queues (one of them is empty).
+  struct Channel {
+    Message* first_send = nullptr;
+    Message* last_send = nullptr;
+    Request* first_receive = nullptr;
+    Request* last_receive = nullptr;
+  };
+
+  Channel& channel(int source, int destination, int tag);
+  void start(Message* message, Request* receive);
+
+  const std::vector<simgrid::s4u::Host*>& host_of_rank_;
+  RankFibers& fibers_;
+  std::vector<simgrid::s4u::ActivityPtr>& graveyard_;
+  std::unordered_map<std::uint64_t, Channel> channels_;
+  std::uint64_t messages_ = 0;
+};
+
+}  // namespace ringsim::maestro_engine
