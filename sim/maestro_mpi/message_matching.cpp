@@ -48,11 +48,9 @@ MessageMatching::MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of
 MessageMatching::~MessageMatching() {
   // Sends never received (a rank ended without its receive): their copies.
   for (auto& [key, channel] : channels_)
-    for (Message* message = channel.first_send; message != nullptr;) {
-      Message* next = message->next;
+    while (Message* message = channel.sends.pop()) {
       std::free(message->payload);
       delete message;
-      message = next;
     }
 }
 
@@ -73,28 +71,14 @@ void MessageMatching::post_send(int source, int destination, int tag, void* payl
   message->bytes = bytes;
   message->send = send;
   Channel& queue = channel(source, destination, tag);
-  if (Request* receive = queue.first_receive; receive != nullptr) {
-    queue.first_receive = receive->next;
-    if (queue.first_receive == nullptr) queue.last_receive = nullptr;
-    receive->next = nullptr;
-    start(message, receive);
-    return;
-  }
-  (queue.last_send != nullptr ? queue.last_send->next : queue.first_send) = message;
-  queue.last_send = message;
+  if (Request* receive = queue.receives.pop(); receive != nullptr) start(message, receive);
+  else queue.sends.push(message);
 }
 
 void MessageMatching::post_receive(int destination, Request* receive) {
   Channel& queue = channel(receive->source, destination, receive->tag);
-  if (Message* message = queue.first_send; message != nullptr) {
-    queue.first_send = message->next;
-    if (queue.first_send == nullptr) queue.last_send = nullptr;
-    message->next = nullptr;
-    start(message, receive);
-    return;
-  }
-  (queue.last_receive != nullptr ? queue.last_receive->next : queue.first_receive) = receive;
-  queue.last_receive = receive;
+  if (Message* message = queue.sends.pop(); message != nullptr) start(message, receive);
+  else queue.receives.push(receive);
 }
 
 void MessageMatching::start(Message* message, Request* receive) {

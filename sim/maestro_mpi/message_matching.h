@@ -54,12 +54,28 @@ class MessageMatching {
 
  private:
   struct Message;
-  // The unmatched sends and receives of one channel: intrusive FIFO queues (one of them is empty).
+  // A first-in first-out queue through the items' own `next` pointers.
+  template <typename Item>
+  struct Queue {
+    Item* first = nullptr;
+    Item* last = nullptr;
+    void push(Item* item) {
+      (last != nullptr ? last->next : first) = item;
+      last = item;
+    }
+    Item* pop() {  // nullptr when empty
+      Item* item = first;
+      if (item == nullptr) return nullptr;
+      first = item->next;
+      if (first == nullptr) last = nullptr;
+      item->next = nullptr;
+      return item;
+    }
+  };
+  // The unmatched sends and receives of one channel (one of the two is empty).
   struct Channel {
-    Message* first_send = nullptr;
-    Message* last_send = nullptr;
-    Request* first_receive = nullptr;
-    Request* last_receive = nullptr;
+    Queue<Message> sends;
+    Queue<Request> receives;
   };
 
   Channel& channel(int source, int destination, int tag);
