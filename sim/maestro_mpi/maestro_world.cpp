@@ -44,6 +44,18 @@ MaestroWorld::MaestroWorld(std::vector<simgrid::s4u::Host*> host_of_rank, double
   for (std::size_t r = 0; r < host_of_rank_.size(); ++r) alone_on_host_[r] = ranks_on[host_of_rank_[r]] == 1 ? 1 : 0;
 }
 
+MaestroWorld::~MaestroWorld() {
+  for (Request* request : spare_requests_) delete request;
+}
+
+Request* MaestroWorld::new_request() {
+  if (spare_requests_.empty()) return new Request;
+  Request* request = spare_requests_.back();
+  spare_requests_.pop_back();
+  *request = Request{};
+  return request;
+}
+
 void MaestroWorld::wait(Request& request) {
   if (request.complete) return;
   request.waiter = current_rank();
@@ -61,13 +73,22 @@ double MaestroWorld::read_clock(int rank) {
 void MaestroWorld::settle_clock(int rank) {
   double& owed = owed_sleep_[static_cast<std::size_t>(rank)];
   if (owed == 0) return;
+  const double date = simgrid::s4u::Engine::get_clock() + owed;
+  owed = 0;
+  // Ranks in step owe the same time at the same moment: one timer wakes them all.
+  if (open_alarm_ == nullptr || open_alarm_->date != date) {
+    auto* alarm = new Alarm{date, {}};
+    open_alarm_ = alarm;
+    simgrid::kernel::timer::Timer::set(date, [this, alarm] {
+      if (open_alarm_ == alarm) open_alarm_ = nullptr;
+      for (Request* sleeper : alarm->sleepers) matching_.complete(*sleeper);
+      delete alarm;
+      fibers_.run_ready();
+    });
+  }
   Request slept;
   slept.waiter = rank;
-  simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + owed, [this, &slept] {
-    matching_.complete(slept);
-    fibers_.run_ready();
-  });
-  owed = 0;
+  open_alarm_->sleepers.push_back(&slept);
   while (!slept.complete) fibers_.suspend();
 }
 

@@ -18,12 +18,20 @@ class MaestroWorld {
  public:
   // HOST_OF_RANK: the hostfile's host of every rank, in rank order. WTIME_SLEEP: SMPI's smpi/wtime.
   MaestroWorld(std::vector<simgrid::s4u::Host*> host_of_rank, double wtime_sleep, RankFibers& fibers);
+  ~MaestroWorld();
+  MaestroWorld(const MaestroWorld&) = delete;
+  MaestroWorld& operator=(const MaestroWorld&) = delete;
 
   int size() const { return static_cast<int>(host_of_rank_.size()); }
   simgrid::s4u::Host* host(int rank) const { return host_of_rank_[static_cast<std::size_t>(rank)]; }
   int current_rank() const { return fibers_.current(); }
   RankFibers& fibers() { return fibers_; }
   MessageMatching& matching() { return matching_; }
+
+  // The requests of MPI_Isend and MPI_Irecv: fresh ones, and their return once waited for (a request
+  // is allocated once and reused).
+  Request* new_request();
+  void recycle(Request* request) { spare_requests_.push_back(request); }
 
   // Suspends the calling rank until REQUEST is complete (at once if it is).
   void wait(Request& request);
@@ -62,6 +70,13 @@ class MaestroWorld {
   std::vector<double> owed_sleep_;    // per rank
   std::vector<char> alone_on_host_;   // per rank
   std::vector<const void*> deposits_;
+  std::vector<Request*> spare_requests_;
+  // The ranks that sleep until DATE (settle_clock); the last one set can take more sleepers.
+  struct Alarm {
+    double date;
+    std::vector<Request*> sleepers;
+  };
+  Alarm* open_alarm_ = nullptr;
   std::vector<Request*> meeting_;     // the ranks waiting at the meeting point
 };
 

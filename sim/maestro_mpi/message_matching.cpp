@@ -35,15 +35,17 @@ struct MessageMatching::Message final : Awaited {
     comm = nullptr;
     if (payload != nullptr && receive->buffer != nullptr) std::memcpy(receive->buffer, payload, std::min(bytes, receive->bytes));
     std::free(payload);
+    payload = nullptr;
     owner->complete(*receive);
     if (send != nullptr) owner->complete(*send);
-    delete this;
+    send = receive = nullptr;
+    owner->spare_messages_.push_back(this);
   }
 };
 
 MessageMatching::MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
                                  std::vector<simgrid::s4u::ActivityPtr>& graveyard)
-    : host_of_rank_(host_of_rank), fibers_(fibers), graveyard_(graveyard) {}
+    : host_of_rank_(host_of_rank), fibers_(fibers), graveyard_(graveyard), recent_(host_of_rank.size()) {}
 
 MessageMatching::~MessageMatching() {
   // Sends never received (a rank ended without its receive): their copies.
@@ -52,31 +54,46 @@ MessageMatching::~MessageMatching() {
       std::free(message->payload);
       delete message;
     }
+  for (Message* message : spare_messages_) delete message;
 }
 
-MessageMatching::Channel& MessageMatching::channel(int source, int destination, int tag) {
+MessageMatching::Channel& MessageMatching::channel(int owner, int source, int destination, int tag) {
   if (tag < 0 || static_cast<std::uint64_t>(tag) >= kFieldLimit)
     throw std::invalid_argument(fmt::format("tag {} outside the maestro engine's range 0..{}", tag, kFieldLimit - 1));
   const std::uint64_t key = (static_cast<std::uint64_t>(destination) << (2 * kFieldBits)) |
                             (static_cast<std::uint64_t>(source) << kFieldBits) | static_cast<std::uint64_t>(tag);
-  return channels_[key];
+  RecentChannels& recent = recent_[static_cast<std::size_t>(owner)];
+  for (std::size_t i = 0; i < RecentChannels::kSize; ++i)
+    if (recent.keys[i] == key) return *recent.channels[i];
+  Channel& found = channels_[key];
+  recent.keys[recent.next] = key;
+  recent.channels[recent.next] = &found;
+  recent.next = (recent.next + 1) % RecentChannels::kSize;
+  return found;
+}
+
+MessageMatching::Message* MessageMatching::new_message() {
+  if (spare_messages_.empty()) return new Message;
+  Message* message = spare_messages_.back();
+  spare_messages_.pop_back();
+  return message;
 }
 
 void MessageMatching::post_send(int source, int destination, int tag, void* payload, std::size_t bytes, Request* send) {
-  auto* message = new Message;
+  Message* message = new_message();
   message->owner = this;
   message->source = source;
   message->destination = destination;
   message->payload = payload;
   message->bytes = bytes;
   message->send = send;
-  Channel& queue = channel(source, destination, tag);
+  Channel& queue = channel(source, source, destination, tag);
   if (Request* receive = queue.receives.pop(); receive != nullptr) start(message, receive);
   else queue.sends.push(message);
 }
 
 void MessageMatching::post_receive(int destination, Request* receive) {
-  Channel& queue = channel(receive->source, destination, receive->tag);
+  Channel& queue = channel(destination, receive->source, destination, receive->tag);
   if (Message* message = queue.sends.pop(); message != nullptr) start(message, receive);
   else queue.receives.push(receive);
 }

@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -78,13 +79,25 @@ class MessageMatching {
     Queue<Request> receives;
   };
 
-  Channel& channel(int source, int destination, int tag);
+  // The channel of (SOURCE, DESTINATION, TAG), as seen by the rank OWNER that posts on it: each rank
+  // remembers the few channels it used last, so a rank's steady traffic skips the table.
+  Channel& channel(int owner, int source, int destination, int tag);
+  Message* new_message();
   void start(Message* message, Request* receive);
 
   const std::vector<simgrid::s4u::Host*>& host_of_rank_;
   RankFibers& fibers_;
   std::vector<simgrid::s4u::ActivityPtr>& graveyard_;
-  std::unordered_map<std::uint64_t, Channel> channels_;
+  std::unordered_map<std::uint64_t, Channel> channels_;  // nodes never move: pointers to them stay valid
+  struct RecentChannels {
+    static constexpr std::size_t kSize = 4;
+    std::array<std::uint64_t, kSize> keys;
+    std::array<Channel*, kSize> channels{};
+    std::size_t next = 0;  // the entry to replace
+    RecentChannels() { keys.fill(~std::uint64_t{0}); }
+  };
+  std::vector<RecentChannels> recent_;  // per rank
+  std::vector<Message*> spare_messages_;  // finished, for reuse: a message is allocated once
   std::uint64_t messages_ = 0;
 };
 

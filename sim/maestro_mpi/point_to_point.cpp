@@ -51,7 +51,7 @@ void post_receive(void* buffer, std::size_t bytes, int source, int tag, Request&
 
 void finish(MPI_Request* request, MPI_Status* status) {
   if (status != nullptr) *status = {(*request)->source, (*request)->tag, MPI_SUCCESS};
-  delete *request;
+  world().recycle(*request);
   *request = MPI_REQUEST_NULL;
 }
 
@@ -59,7 +59,7 @@ void finish(MPI_Request* request, MPI_Status* status) {
 
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
               MPI_Request* request) {
-  auto* pending = new Request;
+  Request* pending = world().new_request();
   post_send(buffer, bytes_of(count, type), destination, tag, *pending);
   *request = pending;
   return MPI_SUCCESS;
@@ -72,7 +72,7 @@ int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, 
 }
 
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {
-  auto* pending = new Request;
+  Request* pending = world().new_request();
   post_receive(buffer, bytes_of(count, type), source, tag, *pending);
   *request = pending;
   return MPI_SUCCESS;

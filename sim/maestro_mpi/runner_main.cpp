@@ -24,7 +24,7 @@ namespace {
 
 // Each rank's stack. The deepest a rank went, measured over every algorithm at 1..17 and 1024 ranks
 // (RINGSIM_MAESTRO_STACK_REPORT), is far below it; only the pages a rank touches become memory.
-constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kStackBytes = 128 * 1024;
 
 void report_stack(const ringsim::maestro_engine::RankFibers& fibers) {
   const char* file = std::getenv("RINGSIM_MAESTRO_STACK_REPORT");
