@@ -157,7 +157,7 @@ the simulation fast, and what limits it at scale: [engines.md](engines.md).
 
 What one row measures: one $size \`$algorithm\` allreduce (10 GbE NICs, block placement, a
 non-blocking switch, 1 iteration, no warm-up) on N ranks with G GPUs per node, simulated by
-\`ringsim run\` (the engine it chose: \`smpi\`, or \`s4u\` from 256 ranks up) and by the baseline: a plain
+\`ringsim run\` (the engine it chose: \`smpi\`, or \`maestro\` from 256 ranks up; with \`-e\`, each engine named) and by the baseline: a plain
 \`smpirun\` of the same rank program with SimGrid's defaults (privatization on, simulate-computation
 on, no clock preload, SMPI's own detached-send threshold) on the platform, hostfile, model and rank
 options ringsim used, keeping only \`smpi/shared-malloc-blocksize\`, without which it cannot map 256 or
@@ -165,7 +165,7 @@ more ranks × 64 MiB. The baseline's simulated time differs slightly: it charges
 of the rank code. Wall and CPU time (user + sys of the whole process tree: steadier than wall time on
 a shared machine); peak memory is anonymous resident memory summed over every process of the run
 (max RSS would count SMPI's shared pages once per rank). "> T" means stopped at the time limit T s.
-Options (\`tools/bench.sh -h\`): \`-n\` rank counts, \`-g\` GPUs per node, \`-s\` size, \`-a\` algorithm,
+Options (\`tools/bench.sh -h\`): \`-n\` rank counts, \`-g\` GPUs per node, \`-s\` size, \`-a\` algorithm, \`-e\` engines,
 \`-t\` and \`-T\` time limits of the baseline and of ringsim, \`-B\` no baseline.
 
 - Command: \`$quoted_command\`

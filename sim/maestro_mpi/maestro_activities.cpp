@@ -6,8 +6,8 @@
 
 #include <simgrid/version.h>
 
-#include "src/kernel/activity/ActivityImpl.hpp"
-#include "src/kernel/actor/ActorImpl.hpp"
+#include <src/kernel/activity/ActivityImpl.hpp>
+#include <src/kernel/actor/ActorImpl.hpp>
 
 #include <stdexcept>
 

@@ -4,8 +4,8 @@
 // RINGSIM_MAESTRO_STACK_REPORT=FILE appends "deepest-stack BYTES of BYTES" to FILE at the end.
 #include "maestro_world.h"
 #include "rank_fibers.h"
-#include "rank_hosts.h"
-#include "send_settings.h"
+#include "../engine/s4u/rank_hosts.h"
+#include "../engine/s4u/send_settings.h"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Activity.hpp>
@@ -22,8 +22,9 @@ int ringsim_rank_main(int argc, char** argv);  // rank_main.cpp, compiled with -
 
 namespace {
 
-// Each rank's stack. The deepest a rank went, measured over every algorithm at 1..17 and 1024 ranks
-// (RINGSIM_MAESTRO_STACK_REPORT), is far below it; only the pages a rank touches become memory.
+// Each rank's stack: ten times the deepest a rank went in the runs measured (12 KiB: every algorithm
+// at 1..17 and 128 ranks, the ring at 1024; RINGSIM_MAESTRO_STACK_REPORT). Only the pages a rank
+// touches become memory.
 constexpr std::size_t kStackBytes = 128 * 1024;
 
 void report_stack(const ringsim::maestro_engine::RankFibers& fibers) {
@@ -56,12 +57,19 @@ int main(int argc, char** argv) {
     std::vector<std::string> rank_arguments{"ringsim-rank"};
     for (int i = 3; i < argc; ++i) rank_arguments.emplace_back(argv[i]);
     for (int rank = 0; rank < world.size(); ++rank)
-      fibers.spawn(rank, [&rank_arguments]() {
+      fibers.spawn(rank, [&rank_arguments, rank]() {
         std::vector<std::string> owned = rank_arguments;
         std::vector<char*> pointers;
         for (std::string& argument : owned) pointers.push_back(argument.data());
         pointers.push_back(nullptr);
-        ringsim_rank_main(static_cast<int>(owned.size()), pointers.data());
+        try {
+          ringsim_rank_main(static_cast<int>(owned.size()), pointers.data());
+        } catch (const std::exception& error) {
+          // An exception cannot leave a fiber: it ends the whole simulation, as a failing rank does.
+          std::fprintf(stderr, "ringsim-rank-maestro: rank %d: %s\n", rank, error.what());
+          std::fflush(stdout);
+          std::_Exit(2);
+        }
       });
     simgrid::kernel::timer::Timer::set(0.0, [&fibers] { fibers.run_ready(); });
     engine.run();

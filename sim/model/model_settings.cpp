@@ -42,7 +42,7 @@ std::string ModelSettings::engine_for(int ranks, std::string_view algorithm) con
   // The MPI library's own allreduce exists only under SMPI.
   if (engine == "smpi" || algorithm == "mpi") return "smpi";
   if (engine == "s4u" || engine == "maestro") return engine;
-  return ranks >= kS4uAutoRanks ? "s4u" : "smpi";
+  return ranks >= kMaestroAutoRanks ? "maestro" : "smpi";
 }
 
 nlohmann::json ModelSettings::to_json() const {

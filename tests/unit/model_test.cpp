@@ -36,11 +36,11 @@ TEST_CASE("a --model file overrides only the keys it names") {
         bad.string() + ": /simgrid/a b: a SimGrid setting name has no spaces, ':' or '='");
 }
 
-TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, and mpi always on SMPI") {
+TEST_CASE("engine: auto runs SMPI below kMaestroAutoRanks ranks and maestro from there, and mpi always on SMPI") {
   ModelSettings model;
   CHECK(model.engine == "auto");
-  CHECK(model.engine_for(kS4uAutoRanks - 1, "ring") == "smpi");
-  CHECK(model.engine_for(kS4uAutoRanks, "ring") == "s4u");
+  CHECK(model.engine_for(kMaestroAutoRanks - 1, "ring") == "smpi");
+  CHECK(model.engine_for(kMaestroAutoRanks, "ring") == "maestro");
   CHECK(model.engine_for(4096, "mpi") == "smpi");
   CHECK_FALSE(model.to_json().contains("engine"));  // goldens print the model: auto goes unsaid
 
