@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <sstream>
+#include <string>
 
 using namespace ringsim::testing;
 
@@ -148,4 +150,33 @@ TEST_CASE("ideal model: 2 ranks x 32 GiB and 16 ranks x 8 GiB simulate within 1%
       CHECK(row.at("closed_form_s").get<double>() == doctest::Approx(expected).epsilon(1e-6));
     }
   }
+}
+
+// The maestro engine's rank stacks (sim/maestro_mpi/rank_fibers.h) are sized from the deepest stack
+// measured: the runner reports it, and every algorithm stays far below the size.
+TEST_CASE("the maestro engine's deepest rank stack is measured and stays under a quarter of the stack") {
+  TempDir dir;
+  const auto topology = dir.write("eight.json", kEightByEight);
+  const auto scenario = dir.write("scenario.json", R"({"name": "stacks", "topology": ")" + topology.string() +
+                                                       R"(", "placements": ["8-8-8-8"], "algorithms": )" +
+                                                       algorithms_but_library() +
+                                                       R"(, "sizes": [4036, "16MiB"], "iterations": 1, "warmup": 0,
+                                                       "model": {"engine": "maestro"}})");
+  const auto report = dir.path() / "stacks.txt";
+  const auto run = run_shell("RINGSIM_MAESTRO_STACK_REPORT=" + report.string() + " " + RINGSIM_BINARY + " run " +
+                                 scenario.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string(),
+                             dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::istringstream lines(read_text(report));
+  std::size_t cases = 0;
+  for (std::string word; lines >> word;) {
+    REQUIRE(word == "deepest-stack");
+    std::size_t deepest = 0, size = 0;
+    std::string of;
+    lines >> deepest >> of >> size;
+    CHECK(deepest > 0);
+    CHECK(deepest < size / 4);
+    ++cases;
+  }
+  CHECK(cases == ringsim::kAlgorithmCatalog.size() - 1);  // one process per case
 }
