@@ -263,6 +263,8 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   return prediction;
 }
 
+double nccl_ll_max_GBps(const NcclCase& c) { return ll_max_GBps(c); }
+
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
   if (!nccl_has_protocol(c.version, protocol)) return false;

@@ -1,8 +1,8 @@
 // MPI's environment calls, SMPI's computation call and the untimed collectives' meeting point
 // (collective_meeting.h) on the maestro engine.
-#include "../engine/s4u/collective_meeting.h"
+#include "../s4u_mpi/collective_meeting.h"
 #include "maestro_world.h"
-#include "../engine/s4u/mpi.h"
+#include "../s4u_mpi/mpi.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -2,11 +2,11 @@
 // (docs/engines.md): a transfer starts once both its send and its matching receive are posted; a send
 // (MPI_Send or MPI_Isend) below the detached threshold is complete for its sender at once, a larger
 // one when its transfer ends. Every call settles the rank's owed time first, where the S4U engine does.
-#include "../engine/s4u/datatypes.h"
+#include "../s4u_mpi/datatypes.h"
 #include "maestro_world.h"
-#include "../engine/s4u/mpi.h"
-#include "../engine/s4u/send_settings.h"
-#include "../engine/s4u/shared_buffers.h"
+#include "../s4u_mpi/mpi.h"
+#include "../s4u_mpi/send_settings.h"
+#include "../s4u_mpi/shared_buffers.h"
 
 #include <cstdlib>
 #include <cstring>

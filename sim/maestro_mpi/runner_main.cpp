@@ -4,8 +4,8 @@
 // RINGSIM_MAESTRO_STACK_REPORT=FILE appends "deepest-stack BYTES of BYTES" to FILE at the end.
 #include "maestro_world.h"
 #include "rank_fibers.h"
-#include "../engine/s4u/rank_hosts.h"
-#include "../engine/s4u/send_settings.h"
+#include "../s4u_mpi/rank_hosts.h"
+#include "../s4u_mpi/send_settings.h"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Activity.hpp>

@@ -1,4 +1,4 @@
-// nccl_ring's parameters for one size, as the rank program receives them (rank_options.h): the
+// nccl_ring's (nccl_tree's, nccl's) parameters for one size, as the rank program receives them (rank_options.h): the
 // launcher derives them from the model key "nccl" and picks the protocol per size.
 #pragma once
 
@@ -8,10 +8,15 @@ namespace ringsim {
 
 enum class NcclWire { ll, ll128, simple };
 
+// The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
+enum class NcclAlgorithmKind { ring, tree };
+
 struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
   NcclWire protocol = NcclWire::simple;
+  NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
+  int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };
 
 }  // namespace ringsim

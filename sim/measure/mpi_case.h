@@ -2,9 +2,9 @@
 // on the emulated cluster or on the user's hosts. Rank r runs on the host of its node (seq mapping).
 #pragma once
 
-#include "case_report.h"
+#include "../cases/case_report.h"
+#include "../cases/process_pool.h"
 #include "emulated_cluster.h"
-#include "process_pool.h"
 
 #include <filesystem>
 #include <string>

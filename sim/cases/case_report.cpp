@@ -1,6 +1,7 @@
 #include "case_report.h"
 
 #include "../analysis/algorithm_costs.h"
+#include "../analysis/nccl_choice.h"
 #include "../analysis/nccl_rails.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
@@ -15,15 +16,22 @@
 namespace ringsim {
 namespace {
 
-// nccl_ring's channels, NCCL_BUFFSIZE and protocol per size, as NCCL would choose them (algorithm_costs.h).
+// nccl_ring's (nccl_tree's, nccl's) channels, NCCL_BUFFSIZE, and protocol (and for nccl the algorithm)
+// per size, as NCCL would choose them (algorithm_costs.h, nccl_choice.h).
 std::vector<std::string> nccl_arguments(const Scenario& scenario, const SimulationCase& spec) {
   const NcclSettings settings = scenario.model.effective_nccl();
   const std::optional<NcclCase> nccl = nccl_case_of(scenario.model, spec.placement);
-  std::string protocols;
-  for (std::uint64_t bytes : scenario.sizes)
-    protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(nccl_protocol_at(scenario.model, nccl, bytes)));
+  std::string protocols, algorithms;
+  for (std::uint64_t bytes : scenario.sizes) {
+    const NcclChoice choice = *nccl_choice_at(scenario.model, nccl, spec.algorithm, bytes);
+    protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
+    algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
+  }
   std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
                                      "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+  if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
+  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
+    arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});
   // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
   // rings then enter and leave nodes through different NICs (nccl_rails.h).
   if (scenario.model.nccl_facts) {
@@ -47,11 +55,11 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--sizes",     sizes,
                                 "--iterations", std::to_string(scenario.iterations),
                                 "--warmup",    std::to_string(scenario.warmup),
-                                "--nodes",     node_list_text(node_of_ranks(spec.placement)),
+                                "--nodes",     node_list_text(spec.ring.nodes),
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
-  if (spec.algorithm == "nccl_ring")
+  if (is_nccl_algorithm(spec.algorithm))
     for (std::string& arg : nccl_arguments(scenario, spec)) args.push_back(std::move(arg));
   return args;
 }

@@ -1,7 +1,7 @@
 #include "s4u_case.h"
 
+#include "../cases/program_paths.h"
 #include "../platform/platform_library.h"
-#include "program_paths.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -42,11 +42,11 @@ std::filesystem::path find_maestro_program() {
 }
 
 PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
-                              const ClusterLayout& layout, const SimulationCase& spec,
+                              const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
                               bool record_events) {
   std::filesystem::create_directories(case_dir);
-  const auto hostfile = write_hostfile(case_dir, hosts_of_ranks(spec.placement, layout));
+  const auto hostfile = write_hostfile(case_dir, spec.ring.hosts);
 
   PreparedCase prepared = prepare_case_files(case_dir, spec.engine + ".log", record_events);
   auto& argv = prepared.command.argv;

@@ -2,9 +2,10 @@
 // stderr sent to its log file. On SIGINT/SIGTERM every running child group is killed first.
 #pragma once
 
+#include "../common/signal_guard.h"
+
 #include <filesystem>
 #include <functional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,17 +20,6 @@ struct ChildCommand {
 struct ChildOutcome {
   int exit_status = 0;  // exit code, or 128 + signal number
   double wall_s = 0;
-};
-
-// A run stopped by SIGINT or SIGTERM; main exits with 128 + signal_number() (1 when it is unknown).
-class Interrupted : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-  Interrupted(int signal_number, const std::string& what) : std::runtime_error(what), signal_number_(signal_number) {}
-  int signal_number() const { return signal_number_; }
-
- private:
-  int signal_number_ = 0;
 };
 
 // A child still running: its index in COMMANDS and how long it has run.

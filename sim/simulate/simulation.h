@@ -38,7 +38,7 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
 std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);
 
 // One case's files in CASE_DIR and its command, on the engine SPEC names (smpirun or the S4U engine).
-PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                           const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
                           bool record_events);
 

@@ -1,10 +1,10 @@
 #include "scenario_measurement.h"
 
 #include "../analysis/optimized_order.h"
-#include "case_jobs.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "emulated_cluster.h"
 #include "machine_facts.h"
-#include "work_directory.h"
 
 #include <fmt/format.h>
 #include <memory>
@@ -14,13 +14,14 @@ namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-// One job per placement x algorithm, in that order; COMMANDS gets each job's mpirun line.
-std::vector<CaseJob> measurement_jobs(const Scenario& scenario, const MpiLaunch& launch,
+// One job per placement x algorithm, in that order, each ring laid on the topology's LAYOUT; COMMANDS
+// gets each job's mpirun line.
+std::vector<CaseJob> measurement_jobs(const Scenario& scenario, const ClusterLayout& layout, const MpiLaunch& launch,
                                       const std::filesystem::path& work, nlohmann::json& commands) {
   std::vector<CaseJob> jobs;
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec{placement, algorithm};
+      const SimulationCase spec = planned_case(placement, algorithm, "smpi", layout);
       const PreparedMpiCase prepared = prepare_mpi_case(scenario, launch, spec, work / case_directory_name(jobs.size(), spec));
       jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       commands.push_back(shell_command_text(prepared.command.argv));
@@ -70,7 +71,7 @@ ScenarioMeasurement measure_scenario(const Scenario& as_written, const Platform&
     checked.launch.rank_cpu = options.rank_cpu;
   }
   nlohmann::json commands = nlohmann::json::array();
-  const std::vector<CaseJob> jobs = measurement_jobs(scenario, checked.launch, work.path(), commands);
+  const std::vector<CaseJob> jobs = measurement_jobs(scenario, platform.layout, checked.launch, work.path(), commands);
   if (!options.quiet)
     fmt::print(stderr, "ringsim: measuring {} — {} {}, {} {}, one at a time\n", scenario.name, jobs.size(),
                plural(jobs.size(), "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"));

@@ -1,8 +1,8 @@
 #include "emulated_cluster.h"
 
+#include "../cases/process_pool.h"
+#include "../cases/program_paths.h"
 #include "../common/atomic_file.h"
-#include "process_pool.h"
-#include "program_paths.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -16,7 +16,7 @@ std::filesystem::path find_maestro_program();
 // Writes the case's hostfile into CASE_DIR and returns the command of PROGRAM (either engine's; its
 // log is SPEC.engine + ".log").
 PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
-                              const ClusterLayout& layout, const SimulationCase& spec,
+                              const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
                               bool record_events);
 

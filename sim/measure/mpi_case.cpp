@@ -8,7 +8,7 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
                                  const std::filesystem::path& case_dir) {
   std::filesystem::create_directories(case_dir);
   std::vector<std::string> hosts;
-  for (int node : node_of_ranks(spec.placement)) hosts.push_back(launch.node_hosts.at(node));
+  for (int node : spec.ring.nodes) hosts.push_back(launch.node_hosts.at(node));
   const auto hostfile = write_hostfile(case_dir, hosts);
 
   PreparedMpiCase prepared;

@@ -27,7 +27,7 @@ RunResults run_scenario(const Scenario& scenario, const Platform& platform, cons
     }
     run.runs.push_back({plans[v].name, std::move(plans[v].scenario), std::move(plans[v].routes), std::move(*results)});
   }
-  run.findings = scenario_findings(scenario, platform.layout, run.runs);
+  run.findings = scenario_findings(scenario, run.runs);
   return run;
 }
 

@@ -1,7 +1,7 @@
 #include "smpi_case.h"
 
+#include "../cases/program_paths.h"
 #include "../platform/platform_library.h"
-#include "program_paths.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -81,11 +81,10 @@ SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& p
 constexpr std::uint64_t kLocalSharedMallocFrom = 1ULL << 30;
 
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
-                               const ClusterLayout& layout, const SimulationCase& spec,
+                               const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events) {
   std::filesystem::create_directories(case_dir);
-  const auto hosts = hosts_of_ranks(spec.placement, layout);
-  const auto hostfile = write_hostfile(case_dir, hosts);
+  const auto hostfile = write_hostfile(case_dir, spec.ring.hosts);
 
   PreparedCase prepared = prepare_case_files(case_dir, "smpi.log", record_events);
   const SimgridPlatformArgument platform = simgrid_platform_argument(platform_file, tools.platform_library);
@@ -93,7 +92,7 @@ PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::
   auto& argv = prepared.command.argv;
   argv = {tools.smpirun.string(),
           "-np",
-          std::to_string(hosts.size()),
+          std::to_string(spec.ring.hosts.size()),
           "-platform",
           platform.file.string(),
           "-hostfile",

@@ -1,9 +1,9 @@
 // One simulated case = one smpirun of the rank program over every size of the scenario.
 #pragma once
 
+#include "../cases/case_report.h"
+#include "../cases/process_pool.h"
 #include "../model/scenario.h"
-#include "case_report.h"
-#include "process_pool.h"
 
 #include <filesystem>
 
@@ -41,7 +41,7 @@ SimgridPlatformArgument simgrid_platform_argument(const std::filesystem::path& p
 // Writes the case's hostfile into CASE_DIR and returns the smpirun command. PLATFORM_FILE is SimGrid
 // XML, or a platform plan (".json", plan_file.h) that SimGrid loads through the platform library.
 PreparedCase prepare_smpi_case(const Scenario& scenario, const std::filesystem::path& platform_file,
-                               const ClusterLayout& layout, const SimulationCase& spec,
+                               const SimulationCase& spec,
                                const std::filesystem::path& case_dir, const SmpiTools& tools, bool record_events);
 
 }  // namespace ringsim

@@ -3,15 +3,15 @@
 #include "../analysis/case_costs.h"
 #include "../analysis/optimized_order.h"
 #include "../analysis/platform_routes.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../platform/plan_file.h"
 #include "../results/chrome_timeline.h"
-#include "case_jobs.h"
 #include "s4u_case.h"
 #include "size_limits.h"
 #include "smpi_case.h"
-#include "work_directory.h"
 
 #include <fmt/format.h>
 
@@ -28,9 +28,10 @@ PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path&
   PreparedJobs prepared_jobs;
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec{placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm)};
+      const SimulationCase spec =
+          planned_case(placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm), layout);
       const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
-      const PreparedCase prepared = prepare_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
+      const PreparedCase prepared = prepare_case(scenario, platform_file, spec, case_dir, tools, record_events);
       prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       prepared_jobs.events_files.push_back(prepared.events);
     }
@@ -60,13 +61,13 @@ std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& 
   return file;
 }
 
-PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                           const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
                           bool record_events) {
   if (spec.engine == "s4u" || spec.engine == "maestro")
-    return prepare_s4u_case(scenario, platform_file, layout, spec, case_dir,
+    return prepare_s4u_case(scenario, platform_file, spec, case_dir,
                             spec.engine == "s4u" ? find_s4u_program() : find_maestro_program(), record_events);
-  return prepare_smpi_case(scenario, platform_file, layout, spec, case_dir, tools, record_events);
+  return prepare_smpi_case(scenario, platform_file, spec, case_dir, tools, record_events);
 }
 
 std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
@@ -85,7 +86,7 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
                plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
                plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
   auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
-  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, platform.layout, scenario.model);
+  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, scenario.model);
   if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;
 }

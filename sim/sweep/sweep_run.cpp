@@ -2,10 +2,10 @@
 
 #include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
 #include "../results/results_document.h"
-#include "case_jobs.h"
-#include "simulation.h"
-#include "work_directory.h"
+#include "../simulate/simulation.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -48,14 +48,12 @@ std::map<std::size_t, GroupRun> plan_groups(const SweepSpec& spec, const Expande
 }
 
 // Cost models and closed forms per group, as `ringsim run` adds them to a variant's cases.
-void add_group_cost_models(std::map<std::size_t, GroupRun>& groups, const ExpandedSweep& sweep,
-                           const std::vector<Platform>& platforms, std::vector<std::optional<CaseResult>>& results) {
+void add_group_cost_models(std::map<std::size_t, GroupRun>& groups, std::vector<std::optional<CaseResult>>& results) {
   for (auto& [index, group] : groups) {
     if (!group.plan->shaped) continue;
     std::vector<CaseResult> part;
     for (std::size_t i : group.jobs) part.push_back(std::move(*results[i]));
-    add_cost_models(part, *group.plan->shaped, *group.plan->cost_routes, platforms.at(sweep.groups[index].topology).layout,
-                    group.plan->scenario.model);
+    add_cost_models(part, *group.plan->shaped, *group.plan->cost_routes, group.plan->scenario.model);
     for (std::size_t k = 0; k < group.jobs.size(); ++k) results[group.jobs[k]] = std::move(part[k]);
   }
 }
@@ -94,9 +92,10 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
     const Scenario& scenario = group.plan->scenario;
     const PlacementSpec& placement = scenario.placements.at(group.placement_of.at(one.placement));
     const std::string& algorithm = scenario.algorithms.at(one.algorithm);
-    const SimulationCase simulation{placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm)};
     const Platform& platform = platforms.at(sweep.groups[one.group].topology);
-    const PreparedCase prepared = prepare_case(scenario, group.platform_file, platform.layout, simulation,
+    const SimulationCase simulation =
+        planned_case(placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm), platform.layout);
+    const PreparedCase prepared = prepare_case(scenario, group.platform_file, simulation,
                                                work.path() / case_directory_name(c, simulation), tools, false);
     group.jobs.push_back(commands.size());
     commands.push_back(prepared.command);
@@ -122,7 +121,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
   });
   if (!outcome.failures.empty()) return outcome;
 
-  add_group_cost_models(groups, sweep, platforms, results);
+  add_group_cost_models(groups, results);
   outcome.rows = sweep_rows(spec, sweep, cases, results);
   return outcome;
 }

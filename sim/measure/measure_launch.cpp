@@ -1,8 +1,8 @@
 #include "measure_launch.h"
 
+#include "../cases/program_paths.h"
 #include "../common/input_error.h"
 #include "hostfile.h"
-#include "program_paths.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,7 @@
 #include "process_pool.h"
 
 #include "../common/interrupt_cleanup.h"
+#include "../common/signal_guard.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -27,30 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 // How often on_waiting is called while children run.
 constexpr std::chrono::milliseconds kWaitingInterval{1000};
-
-// Set from the signal handler only; read by the waiting loop (the one process-wide flag we need).
-volatile std::sig_atomic_t g_interrupt_signal = 0;
-
-void note_signal(int signal_number) { g_interrupt_signal = signal_number; }
-
-// Installs the handler for the lifetime of a run_children call, without SA_RESTART so waitpid wakes.
-class SignalGuard {
- public:
-  SignalGuard() {
-    struct sigaction action {};
-    action.sa_handler = note_signal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~SignalGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 pid_t spawn(const ChildCommand& command) {
   posix_spawn_file_actions_t files;
@@ -91,6 +68,7 @@ struct Child {
 // The running children of one run_children call, by process id.
 class ChildPool {
  public:
+  explicit ChildPool(const SignalGuard& signals) : signals_(signals) {}
   ~ChildPool() { kill_all(); }
 
   std::size_t size() const { return running_.size(); }
@@ -150,10 +128,10 @@ class ChildPool {
   }
 
   void throw_if_interrupted() {
-    if (g_interrupt_signal == 0) return;
+    const int signal_number = signals_.noted();
+    if (signal_number == 0) return;
     kill_all();
-    const int signal_number = g_interrupt_signal;
-    throw Interrupted(signal_number, fmt::format("interrupted by {}", signal_number == SIGINT ? "SIGINT" : "SIGTERM"));
+    throw Interrupted(signal_number, fmt::format("interrupted by {}", interrupt_name(signal_number)));
   }
 
   // Kills every running child's process group and waits for it.
@@ -167,6 +145,7 @@ class ChildPool {
   }
 
  private:
+  const SignalGuard& signals_;
   std::map<pid_t, Child> running_;
 };
 
@@ -175,9 +154,8 @@ class ChildPool {
 void run_children(const std::vector<ChildCommand>& commands, int jobs,
                   const std::function<void(std::size_t, const ChildOutcome&)>& on_done,
                   const std::function<void(const std::vector<RunningChild>&)>& on_waiting) {
-  SignalGuard guard;
-  g_interrupt_signal = 0;
-  ChildPool pool;  // kills what still runs when an exception leaves
+  const SignalGuard signals;  // a signal is noted; the pool's wait wakes, kills the children and throws
+  ChildPool pool(signals);  // kills what still runs when an exception leaves
   std::size_t next = 0;
   Clock::time_point next_waiting_call = Clock::now() + kWaitingInterval;
   while (next < commands.size() || pool.size() > 0) {
