@@ -23,8 +23,8 @@ int ringsim_rank_main(int argc, char** argv);  // rank_main.cpp, compiled with -
 namespace {
 
 // Each rank's stack: ten times the deepest a rank went in the runs measured (12 KiB: every algorithm
-// at 1..17 and 128 ranks, the ring at 1024; RINGSIM_MAESTRO_STACK_REPORT). Only the pages a rank
-// touches become memory.
+// at N = 1..17 and 32 ranks, the ring at 1024 and 4096; RINGSIM_MAESTRO_STACK_REPORT). Only the pages
+// a rank touches become memory.
 constexpr std::size_t kStackBytes = 128 * 1024;
 
 void report_stack(const ringsim::maestro_engine::RankFibers& fibers) {
