@@ -25,7 +25,7 @@ struct CaseRing {
 struct SimulationCase {
   PlacementSpec placement;
   std::string algorithm;
-  std::string engine = "smpi";  // what simulated the case: "smpi" or "s4u" (model key "engine")
+  std::string engine = "smpi";  // what simulated the case: "smpi", "s4u" or "maestro" (model key "engine")
   CaseRing ring = {};           // empty until planned
 };
 

@@ -4,7 +4,7 @@
 // when it returns on each rank starts that rank's clock, so it runs SMPI's default algorithm.
 #include "datatypes.h"
 #include "mpi.h"
-#include "rank_world.h"
+#include "collective_meeting.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,10 +18,9 @@ namespace {
 // Copies every rank's deposit into BUFFER at DISPLACEMENT(r) elements, COUNT(r) elements each.
 template <typename Count, typename Displacement>
 void collect(void* buffer, MPI_Datatype type, Count count, Displacement displacement) {
-  RankWorld& w = world();
   const std::size_t element = datatype_size(type);
-  for (int r = 0; r < w.size(); ++r)
-    std::memcpy(static_cast<char*>(buffer) + displacement(r) * element, w.deposits()[static_cast<std::size_t>(r)],
+  for (int r = 0; r < collective_size(); ++r)
+    std::memcpy(static_cast<char*>(buffer) + displacement(r) * element, collective_deposits()[static_cast<std::size_t>(r)],
                 static_cast<std::size_t>(count(r)) * element);
 }
 
@@ -31,72 +30,69 @@ void collect(void* buffer, MPI_Datatype type, Count count, Displacement displace
 // and waits for its empty reply; rank 0 replies once all have arrived. Same messages, same skew.
 int MPI_Barrier(MPI_Comm comm) {
   constexpr int kBarrierTag = (1 << 21) - 1;  // above every tag of the rank program
-  RankWorld& w = world();
-  const int me = w.settled_rank();
+  const int me = collective_rank();
   if (me != 0) {
     MPI_Send(nullptr, 0, MPI_CHAR, 0, kBarrierTag, comm);
     return MPI_Recv(nullptr, 0, MPI_CHAR, 0, kBarrierTag, comm, MPI_STATUS_IGNORE);
   }
-  std::vector<MPI_Request> requests(static_cast<std::size_t>(w.size()), MPI_REQUEST_NULL);
-  for (int r = 1; r < w.size(); ++r) MPI_Irecv(nullptr, 0, MPI_CHAR, r, kBarrierTag, comm, &requests[r]);
-  MPI_Waitall(w.size(), requests.data(), MPI_STATUSES_IGNORE);
-  for (int r = 1; r < w.size(); ++r) MPI_Isend(nullptr, 0, MPI_CHAR, r, kBarrierTag, comm, &requests[r]);
-  return MPI_Waitall(w.size(), requests.data(), MPI_STATUSES_IGNORE);
+  const int size = collective_size();
+  std::vector<MPI_Request> requests(static_cast<std::size_t>(size), MPI_REQUEST_NULL);
+  for (int r = 1; r < size; ++r) MPI_Irecv(nullptr, 0, MPI_CHAR, r, kBarrierTag, comm, &requests[r]);
+  MPI_Waitall(size, requests.data(), MPI_STATUSES_IGNORE);
+  for (int r = 1; r < size; ++r) MPI_Isend(nullptr, 0, MPI_CHAR, r, kBarrierTag, comm, &requests[r]);
+  return MPI_Waitall(size, requests.data(), MPI_STATUSES_IGNORE);
 }
 
 int MPI_Reduce(const void* send_buffer, void* recv_buffer, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm) {
-  RankWorld& w = world();
-  const int me = w.settled_rank();
-  w.deposits()[static_cast<std::size_t>(me)] = send_buffer;
-  w.meet();
+  const int me = collective_rank();
+  collective_deposits()[static_cast<std::size_t>(me)] = send_buffer;
+  collective_meet();
   if (me == root) {
-    std::memcpy(recv_buffer, w.deposits()[0], static_cast<std::size_t>(count) * datatype_size(type));
-    for (int r = 1; r < w.size(); ++r) reduce_into(recv_buffer, w.deposits()[static_cast<std::size_t>(r)], count, type, op);
+    std::memcpy(recv_buffer, collective_deposits()[0], static_cast<std::size_t>(count) * datatype_size(type));
+    for (int r = 1; r < collective_size(); ++r)
+      reduce_into(recv_buffer, collective_deposits()[static_cast<std::size_t>(r)], count, type, op);
   }
-  w.meet();
+  collective_meet();
   return MPI_SUCCESS;
 }
 
 int MPI_Gather(const void* send_buffer, int, MPI_Datatype, void* recv_buffer, int recv_count, MPI_Datatype recv_type,
                int root, MPI_Comm) {
-  RankWorld& w = world();
-  const int me = w.settled_rank();
-  w.deposits()[static_cast<std::size_t>(me)] = send_buffer;
-  w.meet();
+  const int me = collective_rank();
+  collective_deposits()[static_cast<std::size_t>(me)] = send_buffer;
+  collective_meet();
   if (me == root)
     collect(recv_buffer, recv_type, [&](int) { return recv_count; },
             [&](int r) { return static_cast<std::size_t>(r) * static_cast<std::size_t>(recv_count); });
-  w.meet();
+  collective_meet();
   return MPI_SUCCESS;
 }
 
 int MPI_Gatherv(const void* send_buffer, int, MPI_Datatype, void* recv_buffer, const int* recv_counts,
                 const int* displacements, MPI_Datatype recv_type, int root, MPI_Comm) {
-  RankWorld& w = world();
-  const int me = w.settled_rank();
-  w.deposits()[static_cast<std::size_t>(me)] = send_buffer;
-  w.meet();
+  const int me = collective_rank();
+  collective_deposits()[static_cast<std::size_t>(me)] = send_buffer;
+  collective_meet();
   if (me == root)
     collect(recv_buffer, recv_type, [&](int r) { return recv_counts[r]; },
             [&](int r) { return static_cast<std::size_t>(displacements[r]); });
-  w.meet();
+  collective_meet();
   return MPI_SUCCESS;
 }
 
 int MPI_Allgather(const void* send_buffer, int, MPI_Datatype, void* recv_buffer, int recv_count,
                   MPI_Datatype recv_type, MPI_Comm) {
-  RankWorld& w = world();
-  w.deposits()[static_cast<std::size_t>(w.settled_rank())] = send_buffer;
-  w.meet();
+  collective_deposits()[static_cast<std::size_t>(collective_rank())] = send_buffer;
+  collective_meet();
   collect(recv_buffer, recv_type, [&](int) { return recv_count; },
           [&](int r) { return static_cast<std::size_t>(r) * static_cast<std::size_t>(recv_count); });
-  w.meet();
+  collective_meet();
   return MPI_SUCCESS;
 }
 
 int MPI_Allreduce(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm) {
-  std::fprintf(stderr, "ringsim-rank-s4u: the \"mpi\" algorithm (the MPI library's own MPI_Allreduce) runs on the "
+  std::fprintf(stderr, "ringsim-rank: the \"mpi\" algorithm (the MPI library's own MPI_Allreduce) runs on the "
                        "SMPI engine only; use \"engine\": \"smpi\"\n");
   std::fflush(stdout);
   std::_Exit(2);

@@ -9,18 +9,10 @@
 
 using namespace ringsim::s4u_engine;
 
-int MPI_Init(int*, char***) { return MPI_SUCCESS; }
 int MPI_Finalize() {
   RankWorld& w = world();
   w.retire_all(w.settled_rank());  // the eager sends still held
   return MPI_SUCCESS;
-}
-
-int MPI_Abort(MPI_Comm, int errorcode) {
-  // As smpirun does: the whole simulation ends with the rank's code.
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(errorcode);
 }
 
 int MPI_Comm_rank(MPI_Comm, int* rank) {

@@ -80,15 +80,6 @@ int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, 
   return MPI_SUCCESS;
 }
 
-int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  return MPI_Send(buffer, count, type, destination, tag, comm);
-}
-
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-               MPI_Request* request) {
-  return MPI_Isend(buffer, count, type, destination, tag, comm, request);
-}
-
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {
   RankWorld& w = world();
   auto* pending = new Request;
@@ -104,34 +95,12 @@ int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, M
   return MPI_SUCCESS;
 }
 
-int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  MPI_Request request = nullptr;
-  MPI_Irecv(buffer, count, type, source, tag, comm, &request);
-  return MPI_Wait(&request, status);
-}
-
-int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination, int send_tag,
-                 void* recv_buffer, int recv_count, MPI_Datatype recv_type, int source, int recv_tag, MPI_Comm comm,
-                 MPI_Status* status) {
-  MPI_Request requests[2] = {nullptr, nullptr};
-  MPI_Irecv(recv_buffer, recv_count, recv_type, source, recv_tag, comm, &requests[0]);
-  MPI_Isend(send_buffer, send_count, send_type, destination, send_tag, comm, &requests[1]);
-  MPI_Wait(&requests[1], MPI_STATUS_IGNORE);
-  return MPI_Wait(&requests[0], status);
-}
-
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   if (*request == MPI_REQUEST_NULL) return MPI_SUCCESS;
   world().settled_rank();
   if ((*request)->comm != nullptr) (*request)->comm->wait();
   finish(*request, status);
   *request = MPI_REQUEST_NULL;
-  return MPI_SUCCESS;
-}
-
-int MPI_Waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
-  // Waiting in order returns when the last one ends, as MPI_Waitall does.
-  for (int i = 0; i < count; ++i) MPI_Wait(&requests[i], statuses == nullptr ? nullptr : &statuses[i]);
   return MPI_SUCCESS;
 }
 

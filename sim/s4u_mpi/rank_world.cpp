@@ -1,5 +1,7 @@
 #include "rank_world.h"
 
+#include "collective_meeting.h"
+
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -100,5 +102,15 @@ void RankWorld::compute(int rank, double flops) {
 
 RankWorld& world() { return *current_world; }
 void set_world(RankWorld* world) { current_world = world; }
+
+}  // namespace ringsim::s4u_engine
+
+// The untimed collectives' view of the S4U engine (collective_meeting.h).
+namespace ringsim::s4u_engine {
+
+int collective_rank() { return world().settled_rank(); }
+int collective_size() { return world().size(); }
+std::vector<const void*>& collective_deposits() { return world().deposits(); }
+void collective_meet() { world().meet(); }
 
 }  // namespace ringsim::s4u_engine

@@ -1,6 +1,7 @@
 // ringsim-rank-s4u: the rank program (sim/rank/, built against this engine's mpi.h) with every rank
 // an S4U actor on its hostfile host, in one process, instead of smpirun.
 //   ringsim-rank-s4u [--cfg=KEY:VALUE ...] [--log=...] PLATFORM HOSTFILE RANK_OPTIONS...
+#include "rank_hosts.h"
 #include "rank_world.h"
 #include "send_settings.h"
 
@@ -8,33 +9,10 @@
 #include <xbt/config.hpp>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 int ringsim_rank_main(int argc, char** argv);  // rank_main.cpp, compiled with -Dmain=ringsim_rank_main
-
-namespace {
-
-// One rank per line ("host" or "host:count" for COUNT ranks), as smpirun reads a hostfile.
-std::vector<std::string> read_rank_hosts(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(file + ": cannot read the hostfile");
-  std::vector<std::string> hosts;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word)) continue;
-    const std::size_t colon = word.rfind(':');
-    const int count = colon == std::string::npos ? 1 : std::stoi(word.substr(colon + 1));
-    for (int i = 0; i < count; ++i) hosts.push_back(word.substr(0, colon));
-  }
-  if (hosts.empty()) throw std::runtime_error(file + ": no host in the hostfile");
-  return hosts;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ringsim::s4u_engine;
@@ -45,12 +23,7 @@ int main(int argc, char** argv) {
   }
   try {
     engine.load_platform(argv[1]);
-    std::vector<simgrid::s4u::Host*> host_of_rank;
-    for (const std::string& name : read_rank_hosts(argv[2])) {
-      simgrid::s4u::Host* host = engine.host_by_name_or_null(name);
-      if (host == nullptr) throw std::runtime_error(std::string(argv[2]) + ": host " + name + " is not in the platform");
-      host_of_rank.push_back(host);
-    }
+    std::vector<simgrid::s4u::Host*> host_of_rank = rank_hosts(engine, argv[2]);
     set_detached_send_threshold(
         static_cast<std::size_t>(simgrid::config::get_value<int>("smpi/send-is-detached-thresh")));
 

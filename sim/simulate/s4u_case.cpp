@@ -3,22 +3,26 @@
 #include "../cases/program_paths.h"
 #include "../platform/platform_library.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 
 namespace ringsim {
 
-std::filesystem::path find_s4u_program() {
-  const char* program = std::getenv("RINGSIM_RANK_S4U");
-  std::filesystem::path path = program != nullptr ? std::filesystem::path(program) : program_directory() / "ringsim-rank-s4u";
-  if (!std::filesystem::is_regular_file(path))
-    throw std::runtime_error(fmt::format("S4U engine {} not found: build it (cmake --build build --target ringsim_rank_s4u) "
-                                         "or set RINGSIM_RANK_S4U",
-                                         path.string()));
+namespace {
+
+// NAME beside ringsim, or the file $VARIABLE names.
+std::filesystem::path find_engine_program(const char* variable, const std::string& name, const std::string& engine) {
+  const char* program = std::getenv(variable);
+  std::filesystem::path path = program != nullptr ? std::filesystem::path(program) : program_directory() / name;
+  if (!std::filesystem::is_regular_file(path)) {
+    std::string target = name;
+    std::replace(target.begin(), target.end(), '-', '_');
+    throw std::runtime_error(fmt::format("{} engine {} not found: build it (cmake --build build --target {}) or set {}",
+                                         engine, path.string(), target, variable));
+  }
   return path;
 }
-
-namespace {
 
 // SimGrid allocates and frees a few small objects per message; glibc keeps only 7 freed blocks per
 // size for a thread to reuse at once, so most of them went through the slow path (_int_malloc: 8-10%
@@ -32,6 +36,11 @@ std::string malloc_tunables() {
 
 }  // namespace
 
+std::filesystem::path find_s4u_program() { return find_engine_program("RINGSIM_RANK_S4U", "ringsim-rank-s4u", "S4U"); }
+std::filesystem::path find_maestro_program() {
+  return find_engine_program("RINGSIM_RANK_MAESTRO", "ringsim-rank-maestro", "maestro");
+}
+
 PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                               const SimulationCase& spec,
                               const std::filesystem::path& case_dir, const std::filesystem::path& program,
@@ -39,7 +48,7 @@ PreparedCase prepare_s4u_case(const Scenario& scenario, const std::filesystem::p
   std::filesystem::create_directories(case_dir);
   const auto hostfile = write_hostfile(case_dir, spec.ring.hosts);
 
-  PreparedCase prepared = prepare_case_files(case_dir, "s4u.log", record_events);
+  PreparedCase prepared = prepare_case_files(case_dir, spec.engine + ".log", record_events);
   auto& argv = prepared.command.argv;
   argv = {program.string(), "--log=root.thresh:warning"};
   // The same network model, factors and raw settings smpirun gets (SimGrid reads smpi/bw-factor,

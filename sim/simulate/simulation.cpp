@@ -64,9 +64,10 @@ std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& 
 PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                           const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
                           bool record_events) {
-  return spec.engine == "s4u"
-             ? prepare_s4u_case(scenario, platform_file, spec, case_dir, find_s4u_program(), record_events)
-             : prepare_smpi_case(scenario, platform_file, spec, case_dir, tools, record_events);
+  if (spec.engine == "s4u" || spec.engine == "maestro")
+    return prepare_s4u_case(scenario, platform_file, spec, case_dir,
+                            spec.engine == "s4u" ? find_s4u_program() : find_maestro_program(), record_events);
+  return prepare_smpi_case(scenario, platform_file, spec, case_dir, tools, record_events);
 }
 
 std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
