@@ -40,7 +40,15 @@ fetch_simgrid_headers() {
   echo "ringsim: fetching SimGrid 3.32's private headers into $dir"
   mkdir -p "$dir"
   tarball="$dir/simgrid_3.32.orig.tar.xz"
-  curl -fsSL -o "$tarball" https://deb.debian.org/debian/pool/main/s/simgrid/simgrid_3.32.orig.tar.xz
+  # From the Debian mirror apt uses (its first deb URI), else deb.debian.org; the checksum decides.
+  local mirror url fetched=0
+  mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk 'NR == 1 { print $2 }')
+  [ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk 'NR == 1 { print $2 }')
+  for url in ${mirror:+"${mirror%/}/pool/main/s/simgrid/simgrid_3.32.orig.tar.xz"} \
+             https://deb.debian.org/debian/pool/main/s/simgrid/simgrid_3.32.orig.tar.xz; do
+    if curl -fsSL --retry 3 -o "$tarball" "$url"; then fetched=1; break; fi
+  done
+  [ "$fetched" = 1 ] || { echo "ringsim: could not fetch SimGrid 3.32's source (simgrid_3.32.orig.tar.xz) from the Debian mirror" >&2; exit 2; }
   echo "4b413d8e9d9b29b8e086b2f3edaec5b1149d7eb52b2e134f1ed13d30891ece7b  $tarball" | sha256sum -c --quiet
   tar -xJf "$tarball" -C "$dir" simgrid-3.32/src/kernel/actor/ActorImpl.hpp simgrid-3.32/src/kernel/actor/Simcall.hpp \
     simgrid-3.32/src/kernel/activity/ActivityImpl.hpp
