@@ -16,7 +16,10 @@
 # --markdown it is the whole of docs/performance.md: what is measured, the exact command, the machine
 # (CPU model, cores, memory, kernel, OS, SimGrid version) and the table.
 #
-# usage: tools/bench.sh [--markdown] [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring]
+# With -e, ringsim runs once per engine named (the model key "engine": auto, smpi, s4u, maestro), each
+# with its own columns, and the baseline / engine ratio is given for each.
+#
+# usage: tools/bench.sh [--markdown] [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring] [-e "auto"]
 #                       [-t BASELINE_LIMIT_S] [-T RINGSIM_LIMIT_S] [-B]   (the build must exist: tools/build.sh)
 #   --markdown  print docs/performance.md (tools/bench.sh --markdown ... >docs/performance.md)
 #   -h  this help
@@ -24,6 +27,7 @@
 #   -g  GPUs per node, one row per layout (default: "1 8")
 #   -s  buffer size (default: 64MiB)
 #   -a  algorithm (default: ring; `ringsim run --help` lists them)
+#   -e  engines ringsim runs, one set of columns each (default: auto; e.g. -e "s4u maestro")
 #   -t  time limit of each baseline run in seconds (default: 300)
 #   -T  time limit of each ringsim run in seconds (default: none)
 #   -B  skip the baseline
@@ -35,7 +39,7 @@ rank_library=$root/build/ringsim-rank-smpi.so
 [ -f "$rank_library" ] || { echo "bench: $rank_library not built; run tools/build.sh first" >&2; exit 2; }
 smpirun=$(command -v smpirun) || { echo "bench: smpirun not found on PATH" >&2; exit 2; }
 
-ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; algorithm=ring; baseline_limit=300; ringsim_limit=0; baseline=1
+ranks_list="64 256 512 1024"; gpus_list="1 8"; size=64MiB; algorithm=ring; engines=auto; baseline_limit=300; ringsim_limit=0; baseline=1
 command_line="tools/bench.sh $*"
 # The command as one can paste it again: arguments with spaces or quotes in double quotes.
 quoted_command="tools/bench.sh"
@@ -54,18 +58,22 @@ for arg in "$@"; do
 done
 set -- ${options[@]+"${options[@]}"}
 usage() { sed -n '/^# usage/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-while getopts "n:g:s:a:t:T:Bh" option; do
+while getopts "n:g:s:a:e:t:T:Bh" option; do
   case $option in
     n) ranks_list=$OPTARG ;;
     g) gpus_list=$OPTARG ;;
     s) size=$OPTARG ;;
     a) algorithm=$OPTARG ;;
+    e) engines=$OPTARG ;;
     t) baseline_limit=$OPTARG ;;
     T) ringsim_limit=$OPTARG ;;
     B) baseline=0 ;;
     h) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
+done
+for e in $engines; do
+  case $e in auto|smpi|s4u|maestro) ;; *) echo "bench: unknown engine $e (auto, smpi, s4u, maestro)" >&2; exit 2 ;; esac
 done
 for n in $ranks_list; do
   for g in $gpus_list; do
@@ -149,7 +157,7 @@ the simulation fast, and what limits it at scale: [engines.md](engines.md).
 
 What one row measures: one $size \`$algorithm\` allreduce (10 GbE NICs, block placement, a
 non-blocking switch, 1 iteration, no warm-up) on N ranks with G GPUs per node, simulated by
-\`ringsim run\` (the engine it chose: \`smpi\`, or \`s4u\` from 256 ranks up) and by the baseline: a plain
+\`ringsim run\` (the engine it chose: \`smpi\`, or \`maestro\` from 256 ranks up; with \`-e\`, each engine named) and by the baseline: a plain
 \`smpirun\` of the same rank program with SimGrid's defaults (privatization on, simulate-computation
 on, no clock preload, SMPI's own detached-send threshold) on the platform, hostfile, model and rank
 options ringsim used, keeping only \`smpi/shared-malloc-blocksize\`, without which it cannot map 256 or
@@ -157,7 +165,7 @@ more ranks × 64 MiB. The baseline's simulated time differs slightly: it charges
 of the rank code. Wall and CPU time (user + sys of the whole process tree: steadier than wall time on
 a shared machine); peak memory is anonymous resident memory summed over every process of the run
 (max RSS would count SMPI's shared pages once per rank). "> T" means stopped at the time limit T s.
-Options (\`tools/bench.sh -h\`): \`-n\` rank counts, \`-g\` GPUs per node, \`-s\` size, \`-a\` algorithm,
+Options (\`tools/bench.sh -h\`): \`-n\` rank counts, \`-g\` GPUs per node, \`-s\` size, \`-a\` algorithm, \`-e\` engines,
 \`-t\` and \`-T\` time limits of the baseline and of ringsim, \`-B\` no baseline.
 
 - Command: \`$quoted_command\`
@@ -210,8 +218,22 @@ else
   echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) cores, SimGrid $simgrid_version, $size $algorithm, 10 GbE, block placement)"
   echo
 fi
-echo "| GPUs/node | ranks | engine | simulated s | ringsim wall s | ringsim CPU s | ringsim peak MiB | baseline simulated s | baseline wall s | baseline CPU s | baseline peak MiB | baseline / ringsim (wall) |"
-echo "|---:|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+# One set of columns per engine: "ringsim" alone for the default (auto), which names the engine it chose.
+if [ "$engines" = auto ]; then
+  header="| GPUs/node | ranks | engine | simulated s | ringsim wall s | ringsim CPU s | ringsim peak MiB |"
+  rule="|---:|---:|:---|---:|---:|---:|---:|"
+else
+  header="| GPUs/node | ranks |"; rule="|---:|---:|"
+  for e in $engines; do header+=" $e simulated s | $e wall s | $e CPU s | $e peak MiB |"; rule+="---:|---:|---:|---:|"; done
+fi
+header+=" baseline simulated s | baseline wall s | baseline CPU s | baseline peak MiB |"; rule+="---:|---:|---:|---:|"
+if [ "$engines" = auto ]; then
+  header+=" baseline / ringsim (wall) |"; rule+="---:|"
+else
+  for e in $engines; do header+=" baseline / $e (wall) |"; rule+="---:|"; done
+fi
+echo "$header"
+echo "$rule"
 for gpus in $gpus_list; do
   for ranks in $ranks_list; do
     nodes=$((ranks / gpus))
@@ -226,22 +248,30 @@ JSON
   "algorithms": ["$algorithm"], "sizes": ["$size"], "iterations": 1, "warmup": 0 }
 JSON
     rm -f "$work/record-$tag"
-    # ringsim's temporary directory (so its children's command lines name $work/ringsim-$tag, which is
-    # how their memory is found); no --out: per-step events would be recorded and gathered.
-    mkdir -p "$work/ringsim-$tag"
-    measure "ringsim-$tag" "$ringsim_limit" \
-      env TMPDIR="$work/ringsim-$tag" RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --json "$work/ringsim-$tag.json"
-    if [ "$timed_out" = 1 ]; then
-      r_sim="—"; engine="—"; r_wall="> $ringsim_limit"; r_cpu="—"
-    elif [ ! -s "$work/ringsim-$tag.json" ]; then
-      echo "bench: ringsim failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 15 "$work/ringsim-$tag.err" >&2; exit 1
-    else
-      r_sim=$(json_field "$work/ringsim-$tag.json" '"%.6f" % d["results"][0]["time_s"]')
-      engine=$(json_field "$work/ringsim-$tag.json" 'd["results"][0].get("engine", d.get("engine", "smpi"))')
-      r_wall=$wall; r_cpu=$cpu
-    fi
-    r_peak=$peak_mib
-    b_sim="—"; b_wall="—"; b_cpu="—"; b_peak="—"; ratio="—"
+    row="| $gpus | $ranks |"
+    walls=()
+    for e in $engines; do
+      run=$tag-$e
+      echo "{\"engine\": \"$e\"}" >"$work/engine-$e.json"
+      # ringsim's temporary directory (so its children's command lines name $work/ringsim-$run, which is
+      # how their memory is found); no --out: per-step events would be recorded and gathered.
+      mkdir -p "$work/ringsim-$run"
+      measure "ringsim-$run" "$ringsim_limit" \
+        env TMPDIR="$work/ringsim-$run" RINGSIM_SMPIRUN="$work/recording-smpirun" RINGSIM_BENCH_RECORD="$work/record-$tag" "$ringsim" run "$work/scenario-$tag.json" --quiet --jobs 1 --model "$work/engine-$e.json" --json "$work/ringsim-$run.json"
+      if [ "$timed_out" = 1 ]; then
+        r_sim="—"; engine="—"; r_wall="> $ringsim_limit"; r_cpu="—"
+      elif [ ! -s "$work/ringsim-$run.json" ]; then
+        echo "bench: ringsim ($e) failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 15 "$work/ringsim-$run.err" >&2; exit 1
+      else
+        r_sim=$(json_field "$work/ringsim-$run.json" '"%.6f" % d["results"][0]["time_s"]')
+        engine=$(json_field "$work/ringsim-$run.json" 'd["results"][0].get("engine", d.get("engine", "smpi"))')
+        r_wall=$wall; r_cpu=$cpu
+      fi
+      walls+=("$r_wall")
+      if [ "$engines" = auto ]; then row+=" $engine |"; fi
+      row+=" $r_sim | $r_wall | $r_cpu | $peak_mib |"
+    done
+    b_sim="—"; b_wall="—"; b_cpu="—"; b_peak="—"
     if [ "$baseline" = 1 ] && [ ! -s "$work/record-$tag" ]; then
       # ringsim ran another engine: ask it for the smpirun command it would give (nothing runs).
       echo '{"engine": "smpi"}' >"$work/smpi-engine.json"
@@ -258,11 +288,9 @@ JSON
         b_peak=$peak_mib
         if [ "$timed_out" = 1 ]; then
           b_wall="> $baseline_limit"
-          [ "$r_wall" != "> $ringsim_limit" ] && ratio=$(awk -v b="$baseline_limit" -v r="$r_wall" 'BEGIN { printf "> %.1f", b / r }')
         elif [ -s "$work/baseline-$tag/report.json" ]; then
           b_sim=$(json_field "$work/baseline-$tag/report.json" '"%.6f" % d["sizes"][0]["times_s"][0]')
           b_wall=$wall; b_cpu=$cpu
-          [ "$r_wall" != "> $ringsim_limit" ] && ratio=$(awk -v b="$b_wall" -v r="$r_wall" 'BEGIN { printf "%.1f", b / r }')
         else
           b_wall="failed"
           echo "bench: the baseline failed at $ranks ranks ($gpus GPUs per node):" >&2; tail -n 5 "$work/baseline-$tag.err" >&2
@@ -271,7 +299,18 @@ JSON
         b_wall="n/a"  # ringsim gave no smpirun command to replay
       fi
     fi
-    echo "| $gpus | $ranks | $engine | $r_sim | $r_wall | $r_cpu | $r_peak | $b_sim | $b_wall | $b_cpu | $b_peak | $ratio |"
+    row+=" $b_sim | $b_wall | $b_cpu | $b_peak |"
+    for r_wall in "${walls[@]}"; do
+      ratio="—"
+      if [ "$r_wall" != "> $ringsim_limit" ]; then
+        case $b_wall in
+          ">"*) ratio=$(awk -v b="$baseline_limit" -v r="$r_wall" 'BEGIN { printf "> %.1f", b / r }') ;;
+          [0-9]*) ratio=$(awk -v b="$b_wall" -v r="$r_wall" 'BEGIN { printf "%.1f", b / r }') ;;
+        esac
+      fi
+      row+=" $ratio |"
+    done
+    echo "$row"
   done
 done
 [ "$markdown" = 1 ] && exit 0

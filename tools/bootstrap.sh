@@ -5,6 +5,8 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   libsimgrid-dev                      # SMPI, smpirun, tesh, simgrid.pc
+  libboost-context-dev                # the maestro engine's rank fibers
+  curl xz-utils                       # SimGrid's private headers for the maestro engine (below)
   libboost-graph-dev libfmt-dev nlohmann-json3-dev doctest-dev
   openmpi-bin libopenmpi-dev          # the rank program's real-MPI twin
   chromium                            # the test that ringsim report's plots render (headless)
@@ -28,9 +30,35 @@ fetch_report_js() {
   npm ci --prefix "$dir" --no-audit --no-fund >/dev/null
 }
 
+# The maestro engine (sim/maestro_mpi) reads three private headers of SimGrid 3.32 (the maestro's
+# activity list): taken from Debian's source of the installed version, checked against the checksum
+# of Debian's simgrid_3.32-2.dsc, into tools/simgrid-source (not committed).
+fetch_simgrid_headers() {
+  local dir tarball
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/simgrid-source"
+  [ -f "$dir/simgrid-3.32/src/kernel/actor/ActorImpl.hpp" ] && return 0
+  echo "ringsim: fetching SimGrid 3.32's private headers into $dir"
+  mkdir -p "$dir"
+  tarball="$dir/simgrid_3.32.orig.tar.xz"
+  # From the Debian mirror apt uses (its first deb URI), else deb.debian.org; the checksum decides.
+  local mirror url fetched=0
+  mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk 'NR == 1 { print $2 }')
+  [ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk 'NR == 1 { print $2 }')
+  for url in ${mirror:+"${mirror%/}/pool/main/s/simgrid/simgrid_3.32.orig.tar.xz"} \
+             https://deb.debian.org/debian/pool/main/s/simgrid/simgrid_3.32.orig.tar.xz; do
+    if curl -fsSL --retry 3 -o "$tarball" "$url"; then fetched=1; break; fi
+  done
+  [ "$fetched" = 1 ] || { echo "ringsim: could not fetch SimGrid 3.32's source (simgrid_3.32.orig.tar.xz) from the Debian mirror" >&2; exit 2; }
+  echo "4b413d8e9d9b29b8e086b2f3edaec5b1149d7eb52b2e134f1ed13d30891ece7b  $tarball" | sha256sum -c --quiet
+  tar -xJf "$tarball" -C "$dir" simgrid-3.32/src/kernel/actor/ActorImpl.hpp simgrid-3.32/src/kernel/actor/Simcall.hpp \
+    simgrid-3.32/src/kernel/activity/ActivityImpl.hpp
+  rm -f "$tarball"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "ringsim: all required packages are installed"
   fetch_report_js
+  fetch_simgrid_headers
   exit 0
 fi
 
@@ -46,3 +74,4 @@ echo "ringsim: installing ${missing[*]}"
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fetch_report_js
+fetch_simgrid_headers

@@ -268,6 +268,7 @@ NcclHandshake nccl_simple_handshake(const NcclCase& c) {
   const double* intra = c.nvlink ? k.nvlink : k.pcie;
   return {(intra[kSimple] - intra[kLL]) * 1e-6, (k.net[kSimple] - k.net[kLL]) * 1e-6};
 }
+double nccl_ll_max_GBps(const NcclCase& c) { return ll_max_GBps(c); }
 
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;

@@ -83,6 +83,9 @@ NcclHandshake nccl_simple_handshake(const NcclCase& c);
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 
+// LL's cap on the bus bandwidth in GB/s (llMaxBws, 2.12 on; the tree's from 2.8), by GPU, CPU and nodes.
+double nccl_ll_max_GBps(const NcclCase& c);
+
 // Whether NCCL enables PROTOCOL without NCCL_PROTO: LL128 only inside one NVLink node of Volta,
 // Ampere or Hopper GPUs (tuning.cc enables it elsewhere only with GPUDirect NICs, never over sockets).
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol);

@@ -1,6 +1,7 @@
 #include "case_costs.h"
 
 #include "algorithm_costs.h"
+#include "nccl_choice.h"
 
 #include <algorithm>
 
@@ -25,15 +26,20 @@ std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_
 }  // namespace
 
 void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
-                     const ClusterLayout& layout, const ModelSettings& model) {
+                     const ModelSettings& model) {
   for (CaseResult& result : results) {
-    const std::vector<std::string> hosts = hosts_of_ranks(result.spec.placement, layout);
+    const std::vector<std::string>& hosts = result.spec.ring.hosts;
     result.cost_model = cost_parameters(routes, topology, hosts);
-    if (result.spec.algorithm == "nccl_ring") {
-      // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction.
+    if (is_nccl_algorithm(result.spec.algorithm)) {
+      // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction,
+      // its trees chain each node. For nccl, also what the model picked.
       const std::optional<NcclCase> nccl = nccl_case_of(model, result.spec.placement);
-      for (SizeResult& size : result.sizes)
-        if (nccl) size.closed_form_s = nccl_predict(*nccl, nccl_protocol_at(model, nccl, size.bytes), size.bytes).time_s;
+      for (SizeResult& size : result.sizes) {
+        if (!nccl) continue;
+        const NcclChoice choice = *nccl_choice_at(model, nccl, result.spec.algorithm, size.bytes);
+        size.closed_form_s = choice.prediction.time_s;
+        if (result.spec.algorithm == "nccl") size.nccl_ran = nccl_choice_text(choice);
+      }
       continue;
     }
     for (SizeResult& size : result.sizes) size.closed_form_s = closed_form_of_case(result, size.bytes, topology, routes, hosts);

@@ -12,8 +12,8 @@ namespace ringsim {
 // Sets every case's cost_model from TOPOLOGY (as the platform was generated: scaled bandwidths
 // included; ROUTES are its routes without a platform model) and its sizes' closed_form_s when the
 // placement has one rank per node, or, for hierarchical, the same number of ranks on every node it
-// uses; nccl_ring's is NCCL's own time model under MODEL's "nccl" settings. Hand-written SimGrid XML platforms have no Topology: callers skip this for them.
+// uses (each case's ring as planned: CaseRing); nccl_ring's is NCCL's own time model under MODEL's "nccl" settings. Hand-written SimGrid XML platforms have no Topology: callers skip this for them.
 void add_cost_models(std::vector<CaseResult>& results, const Topology& topology, TopologyRoutes& routes,
-                     const ClusterLayout& layout, const ModelSettings& model);
+                     const ModelSettings& model);
 
 }  // namespace ringsim

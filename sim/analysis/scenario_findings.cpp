@@ -44,9 +44,9 @@ struct BottleneckWords {
 };
 
 // The ring's bottleneck in words under the variant's model, when the analysis applies.
-std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes, const ClusterLayout& layout) {
+std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes) {
   if (routes == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
-  const auto hosts = hosts_of_ranks(result.spec.placement, layout);
+  const std::vector<std::string>& hosts = result.spec.ring.hosts;
   const RingEmbedding ring = embed_ring(*routes, hosts);
   const Bottleneck bottleneck = find_bottleneck(ring);
   return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
@@ -79,9 +79,9 @@ constexpr std::string_view kAnswer = "Answer, ";
 
 // What explains that OTHER takes RATIO times BASE's time: their bottlenecks, else their traffic.
 std::string explanation(const CaseResult& other, const CaseResult& base, double ratio, TopologyRoutes* routes,
-                        const ClusterLayout& layout, std::uint64_t bytes) {
-  const auto words = bottleneck_of(other, routes, layout);
-  const auto base_words = bottleneck_of(base, routes, layout);
+                        std::uint64_t bytes) {
+  const auto words = bottleneck_of(other, routes);
+  const auto base_words = bottleneck_of(base, routes);
   if (words && base_words) {
     const bool same_time = std::abs(ratio - 1) < kSameWithin;
     const bool same_bottleneck = words->description == base_words->description;
@@ -109,10 +109,10 @@ std::string explanation(const CaseResult& other, const CaseResult& base, double 
 }
 
 // One variant's findings: each case against its reference case (a lone case: its bottleneck).
-void add_run_findings(const VariantRun& run, const ClusterLayout& layout, std::uint64_t bytes, std::vector<std::string>& findings) {
+void add_run_findings(const VariantRun& run, std::uint64_t bytes, std::vector<std::string>& findings) {
   const std::string size = format_bytes(bytes);
   if (run.results.size() == 1)
-    if (const auto words = bottleneck_of(run.results.front(), run.routes.get(), layout))
+    if (const auto words = bottleneck_of(run.results.front(), run.routes.get()))
       findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
                                      format_duration(time_at(run.results.front(), bytes)), words->description));
   for (std::size_t i = 1; i < run.results.size(); ++i) {
@@ -121,12 +121,12 @@ void add_run_findings(const VariantRun& run, const ClusterLayout& layout, std::u
     const double ratio = time_at(other, bytes) / time_at(base, bytes);
     findings.push_back(fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
                                    case_label(base), size) +
-                       explanation(other, base, ratio, run.routes.get(), layout, bytes));
+                       explanation(other, base, ratio, run.routes.get(), bytes));
   }
 }
 
 // Which model produces case I's difference from its reference: the mechanism, when variants differ only in it.
-std::string answer(const std::vector<VariantRun>& runs, std::size_t i, const ClusterLayout& layout, std::uint64_t bytes) {
+std::string answer(const std::vector<VariantRun>& runs, std::size_t i, std::uint64_t bytes) {
   std::vector<std::string> slower, same;
   std::optional<BottleneckWords> mechanism;
   const std::size_t reference = reference_of(runs.front().results, i);
@@ -135,7 +135,7 @@ std::string answer(const std::vector<VariantRun>& runs, std::size_t i, const Clu
     const double ratio = time_at(run.results[i], bytes) / time_at(run.results[reference], bytes);
     if (ratio > 1 + kSameWithin) {
       slower.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
-      if (!mechanism) mechanism = bottleneck_of(run.results[i], run.routes.get(), layout);
+      if (!mechanism) mechanism = bottleneck_of(run.results[i], run.routes.get());
     } else {
       same.push_back(fmt::format("{} ({:.2f}x)", run.name, ratio));
     }
@@ -149,13 +149,13 @@ std::string answer(const std::vector<VariantRun>& runs, std::size_t i, const Clu
 
 }  // namespace
 
-std::vector<std::string> scenario_findings(const Scenario& scenario, const ClusterLayout& layout, const std::vector<VariantRun>& runs) {
+std::vector<std::string> scenario_findings(const Scenario& scenario, const std::vector<VariantRun>& runs) {
   std::vector<std::string> findings;
   if (runs.empty() || runs.front().results.empty()) return findings;
   const std::uint64_t bytes = scenario.sizes.back();
-  for (const VariantRun& run : runs) add_run_findings(run, layout, bytes, findings);
+  for (const VariantRun& run : runs) add_run_findings(run, bytes, findings);
   if (runs.size() > 1)
-    for (std::size_t i = 1; i < runs.front().results.size(); ++i) findings.push_back(answer(runs, i, layout, bytes));
+    for (std::size_t i = 1; i < runs.front().results.size(); ++i) findings.push_back(answer(runs, i, bytes));
   return findings;
 }
 

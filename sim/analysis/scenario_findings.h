@@ -22,7 +22,7 @@ struct VariantRun {
 
 // Sentences, one finding each, at the scenario's largest size. Bottlenecks are named where a run has
 // routes: on compact topologies (their routes under each variant's model).
-std::vector<std::string> scenario_findings(const Scenario& scenario, const ClusterLayout& layout, const std::vector<VariantRun>& runs);
+std::vector<std::string> scenario_findings(const Scenario& scenario, const std::vector<VariantRun>& runs);
 
 // A finding read back (from a results JSON): the variant it is about ("" when it is about none or all),
 // its sentence without the variant's tag (an answer's without "Answer, "), and whether it is an answer:

@@ -1,6 +1,6 @@
+#include "../cases/process_pool.h"
 #include "../common/input_error.h"
 #include "../common/interrupt_cleanup.h"
-#include "../engine/process_pool.h"
 #include "command_line.h"
 #include "commands.h"
 

@@ -1,7 +1,7 @@
 // `ringsim measure`: the same rank program under Open MPI, on an emulated cluster of network
 // namespaces on this machine or on the user's hosts, writing results with "kind": "measured".
 #include "../common/input_error.h"
-#include "../engine/scenario_measurement.h"
+#include "../measure/scenario_measurement.h"
 #include "../results/results_document.h"
 #include "../results/results_output.h"
 #include "command_line.h"

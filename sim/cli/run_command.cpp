@@ -1,10 +1,10 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
 #include "../analysis/scenario_findings.h"
-#include "../engine/scenario_run.h"
 #include "../rank/algorithm_catalog.h"
 #include "../results/results_document.h"
 #include "../results/results_output.h"
+#include "../simulate/scenario_run.h"
 #include "command_line.h"
 #include "commands.h"
 

@@ -1,20 +1,20 @@
 // `ringsim sweep plan|run|status|merge`: a sweep file (docs/sweeps.md) expanded into cases, run in
 // shards locally or as a Slurm job array, each shard's results in its own file, merged into one
 // results JSON that `ringsim report` and `validate` read.
-#include "../analysis/variant_plan.h"
+#include "../cases/case_jobs.h"
+#include "../cases/process_pool.h"
 #include "../common/input_error.h"
-#include "../engine/case_jobs.h"
-#include "../engine/process_pool.h"
-#include "../engine/sweep_directory.h"
-#include "../engine/sweep_run.h"
+#include "../common/signal_guard.h"
 #include "../results/results_output.h"
+#include "../sweep/loaded_sweep.h"
+#include "../sweep/sweep_directory.h"
+#include "../sweep/sweep_run.h"
 #include "command_line.h"
 #include "commands.h"
 #include "progress_bar.h"
 #include "sweep_slurm.h"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -51,46 +51,6 @@ options:
   --quiet          no progress bar
   -o FILE          merge: the results JSON to write (atomically)
 )";
-
-// The sweep file read, its platforms loaded, its cases expanded and every variant's model checked
-// against its topology: all input errors come out here, before a case runs.
-struct LoadedSweep {
-  SweepSpec spec;
-  std::vector<Platform> platforms;
-  ExpandedSweep expanded;
-  std::string digest;
-};
-
-LoadedSweep load_and_expand(const std::string& file) {
-  LoadedSweep loaded{load_sweep(file), {}, {}, {}};
-  std::vector<ClusterLayout> layouts;
-  std::vector<const Topology*> topologies;
-  for (const auto& topology : loaded.spec.topologies) loaded.platforms.push_back(load_platform(topology));
-  for (const Platform& platform : loaded.platforms) {
-    layouts.push_back(platform.layout);
-    topologies.push_back(platform.topology ? &*platform.topology : nullptr);
-  }
-  loaded.expanded = expand_sweep(loaded.spec, layouts, topologies);
-  for (const SweepGroup& group : loaded.expanded.groups) {
-    Scenario without_cases = group.scenario;  // the model's fit only: orders are searched when a shard runs
-    without_cases.placements.clear();
-    const std::string where = group.variant.empty() ? file : fmt::format("{}: variant \"{}\"", file, group.variant);
-    plan_variant(without_cases, loaded.platforms[group.topology], where);
-  }
-  loaded.digest = sweep_digest(loaded.spec, loaded.expanded);
-  return loaded;
-}
-
-double estimated_cases_seconds(const LoadedSweep& sweep, const std::vector<std::size_t>& cases) {
-  double seconds = 0;
-  for (std::size_t c : cases) {
-    const SweepCase& one = sweep.expanded.cases[c];
-    const Scenario& scenario = sweep.expanded.groups[one.group].scenario;
-    seconds += estimated_case_seconds(scenario.placements[one.placement].total_ranks(), scenario.sizes,
-                                      scenario.iterations + scenario.warmup);
-  }
-  return seconds;
-}
 
 std::string format_duration(double seconds) {
   if (seconds < 120) return fmt::format("{:.0f} s", seconds);
@@ -129,32 +89,12 @@ int plan_command(const ParsedArguments& args) {
   return 0;
 }
 
-// SIGINT/SIGTERM between two shards (while cases run, the process pool handles them): noted, and
+// SIGINT/SIGTERM between two shards (while cases run, the process pool stops the run): noted, and
 // the run stops once the shard at hand is written, so that no signal cuts a results file short.
-volatile std::sig_atomic_t g_stop_signal = 0;
-
-class StopBetweenShards {
- public:
-  StopBetweenShards() {
-    struct sigaction action {};
-    action.sa_handler = [](int signal_number) { g_stop_signal = signal_number; };
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopBetweenShards() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopBetweenShards(const StopBetweenShards&) = delete;
-  StopBetweenShards& operator=(const StopBetweenShards&) = delete;
-  void check() const {
-    if (g_stop_signal != 0) throw Interrupted(g_stop_signal, fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", static_cast<int>(g_stop_signal)));
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
+void stop_if_interrupted(const SignalGuard& signals) {
+  if (const int signal_number = signals.noted(); signal_number != 0)
+    throw Interrupted(signal_number, fmt::format("interrupted by signal {}: finished shards are kept; run again to resume", signal_number));
+}
 
 std::size_t default_shards(std::size_t cases) { return std::max<std::size_t>(1, (cases + 7) / 8); }
 
@@ -163,13 +103,13 @@ int run_shards(const LoadedSweep& sweep, const SweepDirectory& dir, const std::v
   std::size_t total = 0;
   for (const ShardId& shard : shards) total += cases_of_shard(sweep.expanded.cases.size(), shard).size();
   ProgressBar progress(total, quiet);
-  const StopBetweenShards stop;
+  const SignalGuard signals;
   int status = 0;
   for (const ShardId& shard : shards) {
     const auto cases = cases_of_shard(sweep.expanded.cases.size(), shard);
     SweepCasesOutcome outcome;
     try {
-      stop.check();
+      stop_if_interrupted(signals);
       outcome = run_sweep_cases(sweep.spec, sweep.expanded, sweep.platforms, cases, jobs,
                                 [&](bool ok) { progress.case_done(ok); });
     } catch (const Interrupted&) {

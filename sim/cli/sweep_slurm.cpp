@@ -1,9 +1,9 @@
 #include "sweep_slurm.h"
 
+#include "../cases/process_pool.h"
+#include "../cases/program_paths.h"
 #include "../common/atomic_file.h"
 #include "../common/json_input.h"
-#include "../engine/process_pool.h"
-#include "../engine/program_paths.h"
 
 #include <fmt/format.h>
 

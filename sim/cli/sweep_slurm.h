@@ -2,7 +2,7 @@
 // `ringsim sweep run SWEEP --out DIR --shard I/K`; and what squeue/sacct say about it for `status`.
 #pragma once
 
-#include "../engine/sweep_directory.h"
+#include "../sweep/sweep_directory.h"
 
 #include <filesystem>
 #include <string>

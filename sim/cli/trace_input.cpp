@@ -1,5 +1,6 @@
 #include "trace_input.h"
 
+#include "../analysis/nccl_choice.h"
 #include "../common/input_error.h"
 
 #include <algorithm>
@@ -39,7 +40,8 @@ void print_placement_source(const TraceInput& input, const Scenario& scenario, b
 void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
   const auto& run = input.trace.run;
   if (!run || run->library != "NCCL" || !run->library_version) return;
-  if (std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "nccl_ring") == scenario.algorithms.end()) return;
+  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
+    return;
   NcclSettings nccl = scenario.model.effective_nccl();
   if (nccl.version_given) return;
   const auto version = parse_nccl_version(*run->library_version);
@@ -54,8 +56,10 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
   nccl.version_text = fmt::format("{}.{}", version->major, version->minor);
   nccl.version = *version;
   scenario.model.nccl = nccl;
-  fmt::print("# NCCL version from the trace's header: {} (nccl_ring runs {}'s channels and protocol choice; "
-             "set the model's nccl.version to override)\n", *run->library_version, nccl.version_text);
+  const auto simulated = std::find_if(scenario.algorithms.begin(), scenario.algorithms.end(),
+                                      [](const std::string& name) { return is_nccl_algorithm(name); });
+  fmt::print("# NCCL version from the trace's header: {} ({} runs {}'s channels and protocol choice; "
+             "set the model's nccl.version to override)\n", *run->library_version, *simulated, nccl.version_text);
 }
 
 }  // namespace ringsim

@@ -1,5 +1,7 @@
 #include "trace_nccl_settings.h"
 
+#include "../analysis/nccl_choice.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
@@ -20,7 +22,7 @@ std::string where(const NcclRunFacts& facts, const std::string& name) {
 
 bool simulates_nccl(const Scenario& scenario) {
   return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(),
-                     [](const std::string& name) { return name == "nccl_ring" || name == "nccl_tree" || name == "nccl"; });
+                     [](const std::string& name) { return is_nccl_algorithm(name); });
 }
 
 std::optional<NcclProtocol> protocol_named(const std::string& name) {
@@ -48,14 +50,37 @@ void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, co
                file, highest->line, used, highest->transport, highest->device, nics);
 }
 
+// A scenario still on SMPI's defaults (the model of the MPI ring it named by default) takes the
+// model made for NCCL, as a scenario naming NCCL's algorithms would have (model_settings.h).
+void adopt_nccl_model(Scenario& scenario) {
+  const ModelSettings smpi = default_model_for({"ring"});
+  ModelSettings& model = scenario.model;
+  if (model.network != smpi.network || model.factors != smpi.factors || model.crosstraffic != smpi.crosstraffic) return;
+  const ModelSettings nccl = default_model_for({"nccl"});
+  model.network = nccl.network;
+  model.factors = nccl.factors;
+  model.crosstraffic = nccl.crosstraffic;
+  fmt::print("# the model made for NCCL: network {}, factors {}, no cross-traffic (name the model's network to override)\n",
+             model.network, model.factors);
+}
+
 }  // namespace
 
 void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   const NcclRunFacts* facts = facts_of(input);
-  if (!facts || !facts->algorithm) return;
+  const bool nccl_run = input.trace.format == "nccl-tests" || (input.trace.run && input.trace.run->library == "NCCL");
+  if (!facts || !facts->algorithm) {
+    // NCCL's default choice: what its tuning model picks per size (nccl_choice.h).
+    if (!nccl_run || scenario.algorithms_given) return;
+    scenario.algorithms = {"nccl"};
+    fmt::print("# no NCCL_ALGO in the trace: simulating nccl, the algorithm NCCL's model picks per size "
+               "(name the scenario's algorithms to override)\n");
+    adopt_nccl_model(scenario);
+    return;
+  }
   const std::string& forced = *facts->algorithm;
-  // Only NCCL's ring is simulated so far; a forced Tree (or NVLS, CollNet) is named as not modelled.
-  const std::string simulated = forced == "Ring" ? "nccl_ring" : "";
+  // NCCL's ring and tree are simulated; a forced NVLS or CollNet is named as not modelled.
+  const std::string simulated = forced == "Ring" ? "nccl_ring" : forced == "Tree" ? "nccl_tree" : "";
   if (simulated.empty()) {
     fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}), an algorithm ringsim does not model\n", forced,
                where(*facts, "NCCL_ALGO"));
@@ -70,6 +95,31 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   scenario.algorithms = {simulated};
   fmt::print("# NCCL_ALGO={} from the trace ({}): simulating {} (name the scenario's algorithms to override)\n", forced,
              where(*facts, "NCCL_ALGO"), simulated);
+  if (simulated == "nccl_tree") adopt_nccl_model(scenario);
+}
+
+void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform) {
+  if (!platform.topology || input.trace.format != "nccl-tests") return;
+  ModelSettings model = scenario.model;
+  model.nccl_facts = nccl_topology_facts(*platform.topology);
+  const bool simulates_nccl_choice =
+      std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "nccl") != scenario.algorithms.end();
+  for (const MeasuredCase& measured : input.grouped.cases) {
+    const std::optional<NcclCase> c = nccl_case_of(model, measured.placement);
+    if (c && simulates_nccl_choice)
+      if (const std::string unmodelled = nccl_unmodelled_algorithms(*c); !unmodelled.empty())
+        fmt::print("# note: {}\n", unmodelled);
+    if (!c || c->nodes < 2) continue;
+    // NCCL's ring cannot carry more bus bandwidth than its channels through the NICs it uses.
+    const double ring_bound_GBps = c->search_channels * c->channel_bandwidth_Bps / 1e9;
+    for (const auto& [bytes, time_s] : measured.median_time_s) {
+      const double busbw = busbw_GBps(bytes, time_s, measured.placement.total_ranks());
+      if (busbw <= 1.02 * ring_bound_GBps) continue;
+      fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s a ring through the NICs it uses can "
+                 "reach: NCCL probably ran a tree\n", measured.placement.label(), busbw, bytes, ring_bound_GBps);
+      break;
+    }
+  }
 }
 
 void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, const Platform& platform) {

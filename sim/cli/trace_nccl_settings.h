@@ -10,10 +10,16 @@
 
 namespace ringsim {
 
-// Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring selects nccl_ring for a
-// scenario that names no algorithm; another forced algorithm (Tree, NVLS, CollNet) is a note that
+// Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring selects nccl_ring and
+// NCCL_ALGO=Tree nccl_tree for a scenario that names no algorithm; an nccl-tests run that forces none
+// selects nccl (NCCL's own choice per size); another forced algorithm (NVLS, CollNet) is a note that
 // ringsim does not model it.
 void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input);
+
+// One stdout line per placement of an nccl-tests trace whose measured busbw exceeds what NCCL's ring
+// can reach through the NICs the placement uses (NCCL's bus bandwidth for it): NCCL probably ran a tree.
+// Simulating nccl, also a line where NCCL may run an algorithm ringsim does not model (NVLS).
+void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform);
 
 // After it: NCCL_PROTO and the channels NCCL logged (else NCCL_MIN_NCHANNELS) become the model's
 // nccl.protocol and nccl.channels for a scenario simulating NCCL's algorithms; then the warnings.

@@ -30,8 +30,10 @@ Placements: ringsim traces carry theirs; other formats take the scenario's one p
 scenario lists none, the one an nccl-tests header implies (ranks per host, hosts in order of first
 appearance; block or cyclic), printed as "# placement inferred from the trace's header: ...".
 NCCL's log lines in an nccl-tests trace (NCCL_DEBUG=INFO) or NCCL_* settings on its command line set
-what the scenario leaves open: NCCL_ALGO=Ring the algorithm (nccl_ring), NCCL_PROTO the
-model's nccl.protocol, the channels NCCL lists nccl.channels; each is one "# ..." line.
+what the scenario leaves open: NCCL_ALGO=Ring or Tree the algorithm (nccl_ring, nccl_tree; none
+forced: nccl, NCCL's own choice per size), NCCL_PROTO the model's nccl.protocol, the channels NCCL
+lists nccl.channels; each is one "# ..." line. A measured busbw above what NCCL's ring can reach
+through the NICs used is a "# note: ... NCCL probably ran a tree" line.
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
@@ -129,6 +131,7 @@ int validate_command(int argc, char** argv) {
   adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
   adopt_trace_nccl_settings(scenario, input, platform);
+  note_tree_signature(scenario, input, platform);
   if (!options.quiet) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
     for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);

@@ -1,5 +1,7 @@
 #include "interrupt_cleanup.h"
 
+#include "signal_guard.h"
+
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -92,21 +94,15 @@ void clean_up_and_exit(int signal_number) {
     if (g_groups.state[i].load() == kArmed) ::waitpid(g_groups.group[i].load(), nullptr, 0);
   for (int i = 0; i < kSlots; ++i)
     if (g_paths.state[i].load() == kArmed) remove_entry(AT_FDCWD, g_paths.path[i].data());
-  say(signal_number == SIGINT ? "ringsim: interrupted by SIGINT\n" : "ringsim: interrupted by SIGTERM\n");
+  say("ringsim: interrupted by ");
+  say(interrupt_name(signal_number));
+  say("\n");
   ::_exit(interrupted_exit_status(signal_number));
 }
 
 }  // namespace
 
-void install_interrupt_cleanup() {
-  struct sigaction action {};
-  action.sa_handler = clean_up_and_exit;
-  sigemptyset(&action.sa_mask);
-  sigaddset(&action.sa_mask, SIGINT);  // a second signal waits for the first one's cleanup
-  sigaddset(&action.sa_mask, SIGTERM);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
+void install_interrupt_cleanup() { handle_interrupts(clean_up_and_exit); }
 
 RemovedOnInterrupt::RemovedOnInterrupt(const std::filesystem::path& path) : slot_(claim_slot(g_paths)) {
   if (slot_ < 0) return;
@@ -125,10 +121,7 @@ RemovedOnInterrupt::~RemovedOnInterrupt() {
 }
 
 InterruptsHeld::InterruptsHeld() {
-  sigset_t interrupts;
-  sigemptyset(&interrupts);
-  sigaddset(&interrupts, SIGINT);
-  sigaddset(&interrupts, SIGTERM);
+  const sigset_t interrupts = interrupt_signals();
   pthread_sigmask(SIG_BLOCK, &interrupts, &previous_);
 }
 

@@ -1,7 +1,7 @@
 // What a SIGINT or SIGTERM must not leave behind, wherever in a command it arrives: the handler that
 // main installs kills the registered child process groups, removes the registered temporary files and
 // directories, prints one line and exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM).
-// A stretch of code that handles the signals itself (run_children) installs its own handler meanwhile.
+// A stretch of code that stops on its own terms holds a SignalGuard (signal_guard.h) meanwhile.
 #pragma once
 
 #include <csignal>

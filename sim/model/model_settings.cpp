@@ -10,7 +10,7 @@ namespace ringsim {
 namespace {
 
 constexpr std::array<std::string_view, 5> kNetworkModels{"SMPI", "CM02", "LV08", "IB", "NCCL"};
-constexpr std::array<std::string_view, 3> kEngines{"auto", "smpi", "s4u"};
+constexpr std::array<std::string_view, 4> kEngines{"auto", "smpi", "s4u", "maestro"};
 
 }  // namespace
 
@@ -44,8 +44,8 @@ std::vector<std::string> ModelSettings::cfg_arguments() const {
 std::string ModelSettings::engine_for(int ranks, std::string_view algorithm) const {
   // The MPI library's own allreduce exists only under SMPI.
   if (engine == "smpi" || algorithm == "mpi") return "smpi";
-  if (engine == "s4u") return "s4u";
-  return ranks >= kS4uAutoRanks ? "s4u" : "smpi";
+  if (engine == "s4u" || engine == "maestro") return engine;
+  return ranks >= kMaestroAutoRanks ? "maestro" : "smpi";
 }
 
 nlohmann::json ModelSettings::to_json() const {

@@ -13,10 +13,11 @@
 
 namespace ringsim {
 
-// "engine": "auto" runs cases of at least this many ranks on the S4U engine. Below it SMPI is fast
-// enough (a 64 MiB ring: about 1 s at 64 ranks, 4 s at 128), and every golden, the flagship and the
-// tests' small cases stay on SMPI; at 256 ranks SMPI takes ~40 s and the S4U engine ~1 s (docs/engines.md).
-inline constexpr int kS4uAutoRanks = 256;
+// "engine": "auto" runs cases of at least this many ranks on the maestro engine, which gives the S4U
+// engine's simulated times at less CPU (docs/engines.md). Below it SMPI is fast enough (a 64 MiB ring:
+// about 1 s at 64 ranks, 4 s at 128), and every golden, the flagship and the tests' small cases stay
+// on SMPI; at 256 ranks SMPI takes ~40 s and the S4U and maestro engines ~1 s.
+inline constexpr int kMaestroAutoRanks = 256;
 
 struct ModelSettings {
   // SimGrid network/model: SMPI | CM02 | LV08 | IB, or NCCL: CM02 with each NIC at its transport's
@@ -49,8 +50,9 @@ struct ModelSettings {
   bool nic_half_duplex = false;
   // "background": [{"link": "node0-nic", "direction": "up" | "down" | "both", "fraction": 0.5}, ...]
   std::vector<BackgroundLoad> background;
-  // "engine": what runs the rank program — "smpi" (smpirun), "s4u" (ringsim-rank-s4u: ranks as S4U
-  // actors, docs/engines.md) or "auto" (s4u from kS4uAutoRanks ranks up, else smpi).
+  // "engine": what runs the rank program — "smpi" (smpirun), "maestro" (ringsim-rank-maestro: ranks as
+  // fibers run from SimGrid's maestro), "s4u" (ringsim-rank-s4u: ranks as S4U
+  // actors, docs/engines.md) or "auto" (maestro from kMaestroAutoRanks ranks up, else smpi).
   std::string engine = "auto";
   // "nccl": {"version", "channels", "protocol", "buffsize", "compute_capability"} for nccl_ring
   // (nccl_settings.h); absent = NCCL's defaults (effective_nccl()).
@@ -71,7 +73,7 @@ struct ModelSettings {
   // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;
 
-  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi" or "s4u").
+  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro").
   std::string engine_for(int ranks, std::string_view algorithm) const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...

@@ -101,7 +101,10 @@ std::vector<int> slot_of_ranks(const std::vector<int>& node_of_rank) {
 }
 
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout) {
-  const std::vector<int> nodes = node_of_ranks(placement);
+  return hosts_of_ranks(node_of_ranks(placement), layout);
+}
+
+std::vector<std::string> hosts_of_ranks(const std::vector<int>& nodes, const ClusterLayout& layout) {
   const std::vector<int> slots = slot_of_ranks(nodes);
   std::vector<std::string> hosts;
   hosts.reserve(nodes.size());

@@ -49,4 +49,7 @@ std::vector<int> slot_of_ranks(const std::vector<int>& node_of_rank);
 // Host of every rank, in rank order (slots of a node are used in order). Precondition: it fits.
 std::vector<std::string> hosts_of_ranks(const PlacementSpec& placement, const ClusterLayout& layout);
 
+// The same, given the node of every rank (node_of_ranks).
+std::vector<std::string> hosts_of_ranks(const std::vector<int>& node_of_rank, const ClusterLayout& layout);
+
 }  // namespace ringsim

@@ -47,6 +47,11 @@ inline constexpr std::array kAlgorithmCatalog{
     AlgorithmInfo{.name = "nccl_ring",
                   .summary = "NCCL's ring: C channels, node-contiguous ring order, chunks cut in slices with up to 8 steps in flight, "
                              "protocol by size (model key nccl)"},
+    AlgorithmInfo{.name = "nccl_tree",
+                  .summary = "NCCL's double binary tree: a chain in each node, two complementary binary trees across nodes, "
+                             "reduce up then broadcast down in chunks, half the channels on each tree"},
+    AlgorithmInfo{.name = "nccl",
+                  .summary = "what NCCL would run: per size the algorithm (ring or tree) and protocol its tuning model picks"},
     AlgorithmInfo{.name = "mpi", .summary = "the MPI library's own MPI_Allreduce (SMPI: --cfg=smpi/allreduce); traffic unknown"},
 };
 

@@ -96,7 +96,7 @@ struct AllreduceContext {
   TrafficCounts& traffic;                // what the wrappers below have counted
   const std::vector<int>& node_of_rank;  // node index of every rank of comm (rank_nodes.h); may be empty
   ProgressMeter& progress;               // rank 0's progress: the wrappers count its steps
-  NcclRankSettings nccl = {};            // nccl_ring only
+  NcclRankSettings nccl = {};            // nccl_ring, nccl_tree and nccl only
   // nccl_ring only: the NIC beside every rank's GPU (nccl_channel_rings.h); empty: one NIC per node.
   const std::vector<int>* rail_of_rank = nullptr;
 
@@ -136,6 +136,8 @@ void recursive_doubling_allreduce(const float* input, float* output, std::size_t
 void rabenseifner_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void hierarchical_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_tree_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void mpi_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 
 }  // namespace ringsim

@@ -35,6 +35,8 @@ constexpr std::pair<std::string_view, AllreduceAlgorithm> kAllreduceTable[] = {
     {"rabenseifner", {&rabenseifner_allreduce, true}},
     {"hierarchical", {&hierarchical_allreduce, true, true}},
     {"nccl_ring", {&nccl_ring_allreduce, true, true}},
+    {"nccl_tree", {&nccl_tree_allreduce, true, true}},
+    {"nccl", {&nccl_allreduce, true, true}},
     {"mpi", {&mpi_allreduce, false}},
 };
 

@@ -20,7 +20,11 @@ namespace ringsim {
 std::optional<double> simulated_clock_s() { return simgrid::s4u::Engine::get_clock(); }
 
 bool sleep_simulated(double seconds) {
+#ifdef RINGSIM_ENGINE_SLEEP
+  ringsim_engine_sleep(seconds);  // ringsim's engines: each sleeps its own way (sim/s4u_mpi/mpi.h)
+#else
   simgrid::s4u::this_actor::sleep_for(seconds);
+#endif
   return true;
 }
 

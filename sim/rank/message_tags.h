@@ -6,7 +6,7 @@
 namespace ringsim {
 
 // Plain enum: the values are ints, as MPI's tag arguments are. Keep them below 2^21 - 1,
-// the S4U engine's own barrier tag (sim/engine/s4u/collectives.cpp).
+// the S4U engine's own barrier tag (sim/s4u_mpi/collectives.cpp).
 enum MessageTag : int {
   kRingScatterTag = 0,          // ring_allreduce: scatter-reduce steps
   kRingGatherTag = 1,           // ring_allreduce: allgather steps
@@ -26,6 +26,7 @@ enum MessageTag : int {
   kPushTag = 80,                // parameter_server: shards to their server
   kPullTag = 81,                // parameter_server: summed shards back
   kNcclChannelTag = 90,         // nccl_ring: + channel (up to 64), so each channel matches only its own
+  kNcclTreeChannelTag = 160,    // nccl_tree: + channel (up to 64), likewise
 };
 
 }  // namespace ringsim

@@ -1,4 +1,4 @@
-// nccl_ring's parameters for one size, as the rank program receives them (rank_options.h): the
+// nccl_ring's (nccl_tree's, nccl's) parameters for one size, as the rank program receives them (rank_options.h): the
 // launcher derives them from the model key "nccl" and picks the protocol per size.
 #pragma once
 
@@ -8,6 +8,9 @@ namespace ringsim {
 
 enum class NcclWire { ll, ll128, simple };
 
+// The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
+enum class NcclAlgorithmKind { ring, tree };
+
 struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
@@ -16,6 +19,8 @@ struct NcclRankSettings {
   // the slice's send may start: to a GPU of the same node, and to another node. 0: none.
   double handshake_intra_s = 0;
   double handshake_net_s = 0;
+  NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
+  int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };
 
 }  // namespace ringsim

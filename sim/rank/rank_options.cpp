@@ -14,7 +14,7 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-rails: nccl_ring's schedule (sim/model/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
@@ -42,6 +42,19 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
     options.nccl.handshake_intra_s = intra_us * 1e-6;
     options.nccl.handshake_net_s = net_us * 1e-6;
+  } else if (flag == "--nccl-version") {
+    if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
+      return "--nccl-version takes NCCL's version as major x 100 + minor, such as 218";
+  } else if (flag == "--nccl-algorithms") {
+    options.nccl_algorithms.clear();
+    for (std::size_t from = 0; from <= value.size();) {
+      const std::size_t comma = std::min(value.find(',', from), value.size());
+      const std::string_view name = value.substr(from, comma - from);
+      if (name == "Ring") options.nccl_algorithms.push_back(NcclAlgorithmKind::ring);
+      else if (name == "Tree") options.nccl_algorithms.push_back(NcclAlgorithmKind::tree);
+      else return "--nccl-algorithms takes Ring or Tree, comma-separated (one per size)";
+      from = comma + 1;
+    }
   } else if (flag == "--nccl-rails") {
     std::vector<int> listed;
     if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), listed); !error.empty())

@@ -26,6 +26,7 @@ struct RankOptions {
   // nccl_ring: --nccl-channels, --nccl-buffsize, and --nccl-protocols (one per size, or one for all).
   NcclRankSettings nccl;
   std::vector<NcclWire> nccl_protocols;
+  std::vector<NcclAlgorithmKind> nccl_algorithms;  // nccl: --nccl-algorithms Ring|Tree,... (one per size, or one for all)
   // --nccl-rails LIST (rank_nodes.h's format): 1 + the NIC beside each rank's GPU, 0 for none. Stored
   // as the NIC index, -1 for none; empty: every rank beside its node's one NIC.
   std::vector<int> nccl_rail_of_rank;
@@ -33,6 +34,7 @@ struct RankOptions {
   NcclRankSettings nccl_for(std::size_t size_index) const {
     NcclRankSettings settings = nccl;
     if (!nccl_protocols.empty()) settings.protocol = nccl_protocols[std::min(size_index, nccl_protocols.size() - 1)];
+    if (!nccl_algorithms.empty()) settings.algorithm = nccl_algorithms[std::min(size_index, nccl_algorithms.size() - 1)];
     return settings;
   }
 };
@@ -44,7 +46,8 @@ inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
-    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US] [--nccl-rails LIST]\n"
+    "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US]\n"
+    "                    [--nccl-algorithms Ring|Tree,...] [--nccl-version 218] [--nccl-rails LIST]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

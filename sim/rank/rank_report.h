@@ -1,5 +1,5 @@
 // The files the rank program writes for the launcher, named once for both sides: the report rank 0
-// writes (--out), read back by sim/engine/case_report.cpp, and the keys of the events file (--events)
+// writes (--out), read back by sim/cases/case_report.cpp, and the keys of the events file (--events)
 // that sim/results/chrome_timeline.cpp reads. MPI-free, so the launcher links it as well.
 #pragma once
 

@@ -13,6 +13,14 @@ double SizeResult::min_s() const { return times_s.empty() ? 0 : *std::min_elemen
 
 double SizeResult::max_s() const { return times_s.empty() ? 0 : *std::max_element(times_s.begin(), times_s.end()); }
 
+SimulationCase planned_case(const PlacementSpec& placement, const std::string& algorithm, const std::string& engine,
+                            const ClusterLayout& layout) {
+  SimulationCase planned{placement, algorithm, engine};
+  planned.ring.nodes = node_of_ranks(placement);
+  planned.ring.hosts = hosts_of_ranks(planned.ring.nodes, layout);
+  return planned;
+}
+
 std::string case_name(const SimulationCase& spec, CaseNaming naming) {
   const PlacementSpec& placement = spec.placement;
   const std::vector<int>& counts = placement.ranks_per_node;

@@ -4,6 +4,7 @@
 #include "../model/cost_parameters.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
+#include "../platform/cluster_layout.h"
 #include "../rank/rank_report.h"
 
 #include <cstdint>
@@ -13,11 +14,25 @@
 
 namespace ringsim {
 
+// A case's ranks in ring order (rank r sends to r + 1 mod N): the topology node and the platform host
+// (rank slot) of each. Found once where the case is planned (planned_case); whatever runs or explains
+// the case reads it here.
+struct CaseRing {
+  std::vector<int> nodes;
+  std::vector<std::string> hosts;
+};
+
 struct SimulationCase {
   PlacementSpec placement;
   std::string algorithm;
-  std::string engine = "smpi";  // what simulated the case: "smpi" or "s4u" (model key "engine")
+  std::string engine = "smpi";  // what simulated the case: "smpi", "s4u" or "maestro" (model key "engine")
+  CaseRing ring = {};           // empty until planned
 };
+
+// The case of PLACEMENT and ALGORITHM run by ENGINE, its ring laid on LAYOUT. Precondition: the
+// placement fits the layout (and an optimized order has been searched).
+SimulationCase planned_case(const PlacementSpec& placement, const std::string& algorithm, const std::string& engine,
+                            const ClusterLayout& layout);
 
 struct SizeResult {
   std::uint64_t bytes = 0;
@@ -25,6 +40,7 @@ struct SizeResult {
   std::optional<long long> wrong;  // nullopt: buffers were not checked
   std::optional<TrafficSummary> traffic = std::nullopt;  // nullopt: not counted (the library's allreduce)
   std::optional<double> closed_form_s = std::nullopt;    // algorithm_costs.h, when it applies to the case
+  std::optional<std::string> nccl_ran = std::nullopt;   // nccl: what NCCL's model picked, "Tree/Simple" (nccl_choice.h)
 
   double median_s() const;
   double min_s() const;

@@ -32,6 +32,7 @@ nlohmann::json row_json(const ResultRow& row) {
   if (!row.topology.empty()) json["topology"] = row.topology;
   if (row.case_index) json["case"] = *row.case_index;
   if (row.closed_form_s) json["closed_form_s"] = *row.closed_form_s;
+  if (row.nccl_ran) json["nccl_ran"] = *row.nccl_ran;
   if (row.cost_model)
     json["cost_model"] = {{"alpha_s", row.cost_model->alpha_s},
                           {"beta_s_per_byte", row.cost_model->beta_s_per_byte},
@@ -92,6 +93,7 @@ ResultRow read_row(const JsonValue& value) {
   if (const auto wrong = present(fields, "wrong")) row.wrong = wrong->integer<long long>();
   if (const auto traffic = present(fields, "traffic")) row.traffic = read_traffic(traffic->object());
   row.closed_form_s = optional_number(fields, "closed_form_s");
+  row.nccl_ran = optional_text(fields, "nccl_ran");
   if (const auto model = present(fields, "cost_model")) {
     JsonObjectReader cost = model->object();
     row.cost_model = CostParameters{cost.required("alpha_s").number(), cost.required("beta_s_per_byte").number(),
@@ -122,6 +124,7 @@ std::vector<ResultRow> result_rows(const std::vector<CaseResult>& cases, const s
       row.wrong = size.wrong;
       row.traffic = size.traffic;
       row.closed_form_s = size.closed_form_s;
+      row.nccl_ran = size.nccl_ran;
       row.cost_model = c.cost_model;
     }
   return rows;

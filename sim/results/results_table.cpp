@@ -55,19 +55,23 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
                  result.ranks, rank_layout(result.spec.placement, layout, result.spec.algorithm), scenario.iterations,
                  scenario.iterations == 1 ? "" : "s", scenario.warmup);
   const bool traffic = shows_traffic(scenario);
-  // nccl_ring's closed form is NCCL's own time model: shown beside the simulated time.
-  const bool nccl_model = result.spec.algorithm == "nccl_ring" &&
+  // The closed form of NCCL's algorithms is NCCL's own time model: shown beside the simulated time;
+  // for nccl, also what the model picked at each size.
+  const std::string& algorithm = result.spec.algorithm;
+  const bool nccl_model = (algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl") &&
                           std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.closed_form_s; });
-  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}{}\n", "size", "count", "type", "time(us)",
+  const bool ran = std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.nccl_ran; });
+  fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}{}{}\n", "size", "count", "type", "time(us)",
                  "algbw(GB/s)", "busbw(GB/s)", "#wrong",
                  traffic ? fmt::format(" {:>7} {:>7} {:>6}", "sent/S", "recv/S", "msgs") : "",
-                 nccl_model ? fmt::format(" {:>15}", "nccl model(us)") : "");
+                 nccl_model ? fmt::format(" {:>15}", "nccl model(us)") : "", ran ? fmt::format(" {:>12}", "nccl ran") : "");
   for (const SizeResult& size : result.sizes) {
     const double time = size.median_s();
-    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}{}\n", size.bytes, size.bytes / 4,
+    fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}{}{}\n", size.bytes, size.bytes / 4,
                    "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks),
                    size.wrong ? std::to_string(*size.wrong) : "N/A", traffic ? traffic_columns(size) : "",
-                   nccl_model && size.closed_form_s ? fmt::format(" {:>15.2f}", *size.closed_form_s * 1e6) : "");
+                   nccl_model && size.closed_form_s ? fmt::format(" {:>15.2f}", *size.closed_form_s * 1e6) : "",
+                   ran ? fmt::format(" {:>12}", size.nccl_ran.value_or("")) : "");
   }
   return fmt::to_string(out);
 }

@@ -1,6 +1,7 @@
 #include "ring_calibration.h"
 
 #include "../common/input_error.h"
+#include "../analysis/nccl_choice.h"
 #include "../analysis/topology_graph.h"
 
 #include <algorithm>
@@ -71,7 +72,7 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
 }
 
 int calibration_edges(const std::string& algorithm, const PlacementSpec& placement) {
-  if (algorithm != "nccl_ring") return busiest_nic_direction_edges(placement);
+  if (!is_nccl_algorithm(algorithm)) return busiest_nic_direction_edges(placement);  // NCCL: node-contiguous rings
   int nodes_used = 0;
   for (int ranks : placement.ranks_per_node) nodes_used += ranks > 0 ? 1 : 0;
   return nodes_used > 1 ? 1 : 0;
@@ -106,7 +107,7 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
     throw InputError(fmt::format("{}: the trace moves {:.0f} MB/s per NIC direction, more than the topology's NIC ({:.0f} MB/s); "
                                  "give the topology the NIC's real rate",
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
-  if (algorithm != "nccl_ring")
+  if (!is_nccl_algorithm(algorithm))
     calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.fixed_latency_s) / route.nic_hops);
   return calibration;
 }

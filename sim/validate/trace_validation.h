@@ -2,7 +2,7 @@
 // sizes, each size compared with its measurement, and the errors judged against a tolerance.
 #pragma once
 
-#include "../engine/simulation.h"
+#include "../simulate/simulation.h"
 #include "comparison.h"
 #include "measured_cases.h"
 

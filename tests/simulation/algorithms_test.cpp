@@ -117,7 +117,8 @@ TEST_CASE("ideal model: every algorithm is within 3 percent of its closed form a
   const auto results = run_scenario(
       dir, scenario(topology.string(), placements, algorithm_list(false), R"(["64MiB"])", kIdealModel, 0));
   for (const auto& info : ringsim::kAlgorithmCatalog) {
-    if (info.name == "mpi") continue;
+    // NCCL's tree model carries NCCL's empirical efficiency and size corrections: its own test below.
+    if (info.name == "mpi" || info.name == "nccl_tree" || info.name == "nccl") continue;
     for (int n : {8, 16}) {
       const auto& row = row_for(results, std::string(info.name), n);
       CAPTURE(row.dump());
@@ -319,4 +320,66 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
       }
     }
   }
+}
+
+TEST_CASE("nccl_tree sums exactly for N = 1..17 under each protocol with 1 and 3 channels and many chunks") {
+  TempDir dir;
+  auto topology = dir.write("five.json", kFiveNodeTopology);
+  // Simple with a 64 KiB NCCL_BUFFSIZE: 8 KiB chunks (halved down to 32 KiB does not apply below it), so 1 MiB
+  // takes many chunks per channel, more than the 8 in flight.
+  std::string text = scenario(topology.string(), kOneToSeventeenRanks, R"(["nccl_tree"])", "[4, 68, 4036, 262148]", "{}", 1);
+  text.pop_back();
+  text += R"(, "variants": [{"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
+                            {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
+                            {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
+  const auto results = run_scenario(dir, text);
+  REQUIRE(results.at("results").size() == 17 * 4 * 3);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+}
+
+TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receives it down, 14 S in all") {
+  TempDir dir;
+  auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 16, "gpus": 1}]}]})");
+  const auto results = run_scenario(
+      dir, scenario(topology.string(), R"(["1-1-1-1-1-1-1-1"])", R"(["nccl_tree"])", "[1048576]", "{}", 0));
+  const auto& row = row_for(results, "nccl_tree", 8);
+  CAPTURE(row.dump());
+  // An inner node of one tree receives two halves up and one down, 1.5 S; as a leaf of the other it
+  // receives the other half down: at most 2 S. In total every rank but the two roots sends S/2 up per
+  // tree, and every rank but the roots receives S/2 down per tree: 2 x 2 x 7 x S/2.
+  CHECK(row.at("traffic").at("total_bytes").get<double>() == doctest::Approx(2.0 * 2 * 7 * (1 << 20) / 2));
+  CHECK(row.at("traffic").at("max_rank_recv_bytes").get<double>() <= 2.0 * (1 << 20));
+}
+
+TEST_CASE("ideal model: nccl_tree at 64 MiB lies between NCCL's tree mechanics and its full model, and is S/B on 2 nodes") {
+  TempDir dir;
+  // One 100 Gb/s NIC per node behind a non-blocking switch; 2, 8 and 16 nodes of one GPU and 16 nodes of 4.
+  auto topology = dir.write("ib.json", R"({"racks": [{"switch": {"bandwidth": "1600Gbps", "latency": "1us"},
+      "nodes": [{"name": "n", "count": 16, "gpus": 4, "nic": {"bandwidth": "100Gbps", "latency": "1us"},
+                 "intra": {"bandwidth": "400Gbps", "latency": "0.5us"}}]}]})");
+  const std::string placements =
+      R"(["1-1", "1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4"])";
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none",
+                                 "nccl": {"version": "2.18", "protocol": "Simple"}})";
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_tree"])", R"(["64MiB"])", model, 0));
+  const double bytes = 64u << 20, nic = 12.5e9;
+  for (const auto& [n, nodes] : {std::pair{8, 8}, std::pair{16, 16}, std::pair{64, 16}}) {
+    const auto& row = row_for(results, "nccl_tree", n);
+    CAPTURE(row.dump());
+    // NCCL 2.18's tree mechanics (Simple): 2 (ranks per node - 1) x 6 us (PCIe hop) + 2 floor(log2 nodes)
+    // x 14 us, plus S / (12.5 GB/s / 2): every NIC carries 2 S each way. Its full model adds the 0.92
+    // efficiency and the size correction (0.8 at 64 MiB): 14.67-14.74 ms here.
+    const double per_node = static_cast<double>(n) / nodes, log_nodes = nodes == 8 ? 3 : 4;
+    const double core = (2 * (per_node - 1) * 6 + 2 * log_nodes * 14) * 1e-6 + bytes / (nic / 2);
+    const double time = row.at("time_s").get<double>();
+    CHECK(time > core);
+    CHECK(time < row.at("closed_form_s").get<double>());
+    CHECK(row.at("closed_form_s").get<double>() == doctest::Approx(core - bytes / (nic / 2) + bytes / (nic * 0.92 * 0.8 / 2)));
+  }
+  // Two nodes: each tree's root is the other's leaf, so every NIC carries S each way, not 2 S.
+  CHECK(row_for(results, "nccl_tree", 2).at("time_s").get<double>() == doctest::Approx(bytes / nic).epsilon(0.02));
 }

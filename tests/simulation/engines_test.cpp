@@ -1,6 +1,6 @@
-// The S4U engine (docs/engines.md) against SMPI: the same rank program, the same
+// The S4U and maestro engines (docs/engines.md) against SMPI: the same rank program, the same
 // platform and model, so the same simulated times — within 0.1% on the ideal model and 1% on the
-// default one — and exact sums. Each case runs both engines through `ringsim run`.
+// default one — and exact sums. Each case runs the engines through `ringsim run`.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../../sim/rank/algorithm_catalog.h"
 #include "../unit/temp_files.h"
@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <sstream>
+#include <string>
 
 using namespace ringsim::testing;
 
@@ -44,19 +46,20 @@ nlohmann::json run_on(const TempDir& dir, const std::string& engine, const std::
   return read_json(json);
 }
 
-// Every row of S4U within RELATIVE of the same row of SMPI; rows name their engine only off SMPI.
-void check_same_times(const nlohmann::json& smpi, const nlohmann::json& s4u, double relative) {
+// Every row of ENGINE within RELATIVE of the same row of SMPI; rows name their engine only off SMPI.
+void check_same_times(const nlohmann::json& smpi, const nlohmann::json& other, const std::string& engine,
+                      double relative) {
   const auto& smpi_rows = smpi.at("results");
-  const auto& s4u_rows = s4u.at("results");
-  REQUIRE(smpi_rows.size() == s4u_rows.size());
+  const auto& other_rows = other.at("results");
+  REQUIRE(smpi_rows.size() == other_rows.size());
   for (std::size_t i = 0; i < smpi_rows.size(); ++i) {
     const auto& a = smpi_rows[i];
-    const auto& b = s4u_rows[i];
+    const auto& b = other_rows[i];
     CAPTURE(b.dump());
     REQUIRE(a.at("algorithm") == b.at("algorithm"));
     REQUIRE(a.at("placement") == b.at("placement"));
     CHECK_FALSE(a.contains("engine"));
-    CHECK(b.at("engine") == "s4u");
+    CHECK(b.at("engine") == engine);
     CHECK(b.at("time_s").get<double>() == doctest::Approx(a.at("time_s").get<double>()).epsilon(relative));
     CHECK(b.at("traffic") == a.at("traffic"));
   }
@@ -64,60 +67,73 @@ void check_same_times(const nlohmann::json& smpi, const nlohmann::json& s4u, dou
 
 }  // namespace
 
-TEST_CASE("the S4U engine sums exactly with every algorithm for N = 1..17") {
+void check_exact_sums(const std::string& engine) {
   TempDir dir;
   const auto topology = dir.write("five.json", kFiveNodeTopology);
-  const auto results = run_on(dir, "s4u", topology.string(), kOneToSeventeenRanks, algorithms_but_library(),
+  const auto results = run_on(dir, engine, topology.string(), kOneToSeventeenRanks, algorithms_but_library(),
                               "[4, 68, 4036, 262148]", "");
   REQUIRE(results.at("results").size() == 17 * 4 * (ringsim::kAlgorithmCatalog.size() - 1));
   for (const auto& row : results.at("results")) {
     CAPTURE(row.dump());
-    CHECK(row.at("engine") == "s4u");
+    CHECK(row.at("engine") == engine);
     REQUIRE(row.at("wrong").is_number());
     CHECK(row.at("wrong").get<long long>() == 0);
   }
 }
 
-TEST_CASE("ideal model: S4U and SMPI times agree within 0.1% for every algorithm at 8 and 32 ranks") {
+TEST_CASE("the S4U engine sums exactly with every algorithm for N = 1..17") { check_exact_sums("s4u"); }
+TEST_CASE("the maestro engine sums exactly with every algorithm for N = 1..17") { check_exact_sums("maestro"); }
+
+// SMPI runs once per model; each other engine is held to it.
+TEST_CASE("ideal model: S4U, maestro and SMPI times agree within 0.1% for every algorithm at 8 and 32 ranks") {
   TempDir dir;
   const auto topology = dir.write("eight.json", kEightByEight);
   const std::string placements = R"(["4-4", "8-8-8-8"])";  // 32 ranks: 64 doubled the suite's longest test
   const auto smpi = run_on(dir, "smpi", topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel);
-  const auto s4u = run_on(dir, "s4u", topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel);
-  check_same_times(smpi, s4u, 0.001);
+  for (const std::string engine : {"s4u", "maestro"}) {
+    CAPTURE(engine);
+    check_same_times(smpi, run_on(dir, engine, topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel),
+                     engine, 0.001);
+  }
 }
 
-TEST_CASE("default model: S4U and SMPI times agree within 1% for every algorithm at 8 and 32 ranks") {
+TEST_CASE("default model: S4U, maestro and SMPI times agree within 1% for every algorithm at 8 and 32 ranks") {
   TempDir dir;
   const auto topology = dir.write("eight.json", kEightByEight);
   const std::string placements = R"(["4-4", "8-8-8-8"])";  // 32 ranks: 64 doubled the suite's longest test
   const auto smpi = run_on(dir, "smpi", topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", "");
-  const auto s4u = run_on(dir, "s4u", topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", "");
-  check_same_times(smpi, s4u, 0.01);
+  for (const std::string engine : {"s4u", "maestro"}) {
+    CAPTURE(engine);
+    check_same_times(smpi, run_on(dir, engine, topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", ""),
+                     engine, 0.01);
+  }
 }
 
-TEST_CASE("the library's own allreduce stays on SMPI when the S4U engine is asked for") {
+TEST_CASE("the library's own allreduce stays on SMPI when the S4U or maestro engine is asked for") {
   TempDir dir;
   const auto topology = dir.write("five.json", kFiveNodeTopology);
-  const auto results = run_on(dir, "s4u", topology.string(), R"(["2-2"])", R"(["mpi", "ring"])", "[4036]", "");
-  for (const auto& row : results.at("results")) {
-    CAPTURE(row.dump());
-    if (row.at("algorithm") == "mpi")
-      CHECK_FALSE(row.contains("engine"));
-    else
-      CHECK(row.at("engine") == "s4u");
-    CHECK(row.at("wrong").get<long long>() == 0);
+  for (const std::string engine : {"s4u", "maestro"}) {
+    CAPTURE(engine);
+    const auto results = run_on(dir, engine, topology.string(), R"(["2-2"])", R"(["mpi", "ring"])", "[4036]", "");
+    for (const auto& row : results.at("results")) {
+      CAPTURE(row.dump());
+      if (row.at("algorithm") == "mpi")
+        CHECK_FALSE(row.contains("engine"));
+      else
+        CHECK(row.at("engine") == engine);
+      CHECK(row.at("wrong").get<long long>() == 0);
+    }
   }
 }
 
 // Sizes of real nccl-tests runs (8-64 GiB per rank): no system setting, no abort, the closed form.
 // SMPI's default shared malloc refused 25 GiB on this 24 GB machine, an int count wrapped 16 GiB
 // messages to 0 bytes, and SMPI copied sends of 2 GiB and more whole (rank_memory.cpp, counted_mpi.cpp).
-TEST_CASE("ideal model: 2 ranks x 32 GiB and 16 ranks x 8 GiB simulate within 1% of the closed form on both engines") {
+TEST_CASE("ideal model: 2 ranks x 32 GiB and 16 ranks x 8 GiB simulate within 1% of the closed form on every engine") {
   TempDir dir;
   const auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "node", "count": 16, "gpus": 1,
       "nic": {"bandwidth": "100Gbps", "latency": "1us"}}]}]})");
-  for (const std::string engine : {"smpi", "s4u"}) {
+  for (const std::string engine : {"smpi", "s4u", "maestro"}) {
     CAPTURE(engine);
     for (const auto& [placement, size] : {std::pair<std::string, std::string>{"1-1", "32GiB"},
                                           {"1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "8GiB"}}) {
@@ -134,4 +150,33 @@ TEST_CASE("ideal model: 2 ranks x 32 GiB and 16 ranks x 8 GiB simulate within 1%
       CHECK(row.at("closed_form_s").get<double>() == doctest::Approx(expected).epsilon(1e-6));
     }
   }
+}
+
+// The maestro engine's rank stacks (sim/maestro_mpi/rank_fibers.h) are sized from the deepest stack
+// measured: the runner reports it, and every algorithm stays far below the size.
+TEST_CASE("the maestro engine's deepest rank stack is measured and stays under a quarter of the stack") {
+  TempDir dir;
+  const auto topology = dir.write("eight.json", kEightByEight);
+  const auto scenario = dir.write("scenario.json", R"({"name": "stacks", "topology": ")" + topology.string() +
+                                                       R"(", "placements": ["8-8-8-8"], "algorithms": )" +
+                                                       algorithms_but_library() +
+                                                       R"(, "sizes": [4036, "16MiB"], "iterations": 1, "warmup": 0,
+                                                       "model": {"engine": "maestro"}})");
+  const auto report = dir.path() / "stacks.txt";
+  const auto run = run_shell("RINGSIM_MAESTRO_STACK_REPORT=" + report.string() + " " + RINGSIM_BINARY + " run " +
+                                 scenario.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string(),
+                             dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::istringstream lines(read_text(report));
+  std::size_t cases = 0;
+  for (std::string word; lines >> word;) {
+    REQUIRE(word == "deepest-stack");
+    std::size_t deepest = 0, size = 0;
+    std::string of;
+    lines >> deepest >> of >> size;
+    CHECK(deepest > 0);
+    CHECK(deepest < size / 4);
+    ++cases;
+  }
+  CHECK(cases == ringsim::kAlgorithmCatalog.size() - 1);  // one process per case
 }

@@ -1,6 +1,6 @@
 // SMPI's speed levers (docs/engines.md, "Speed: SMPI's levers") are in effect and change no simulated time: the thread-clock
-// preload (sim/engine/smpi_speed/) and the detached-send threshold at 0 for the algorithms the launcher
-// applies it to (sim/engine/smpi_case.cpp). Each is compared with a run where its switch turns it
+// preload (sim/simulate/smpi_speed/) and the detached-send threshold at 0 for the algorithms the launcher
+// applies it to (sim/simulate/smpi_case.cpp). Each is compared with a run where its switch turns it
 // off; every other algorithm still finishes and sums exactly with the threshold at 0.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../../sim/rank/algorithm_catalog.h"

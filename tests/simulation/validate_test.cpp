@@ -71,8 +71,10 @@ TEST_CASE("calibrating on emulated 4-2-2 block predicts the cyclic placements wi
 
 TEST_CASE("every trace format validates end to end against the seed rack") {
   TempDir dir;
+  // The MPI ring named: an nccl-tests trace would otherwise be compared with nccl, NCCL's own choice.
   auto scenario = dir.write("seed-4-2-2.json", R"({"name": "seed 4-2-2", "topology": ")" + kRoot +
-                                                   R"(/topologies/seed-rack.json", "placements": ["4-2-2"], "sizes": ["1MiB"]})");
+                                                   R"(/topologies/seed-rack.json", "placements": ["4-2-2"], "algorithms": ["ring"], )"
+                                                   R"("sizes": ["1MiB"]})");
   for (const char* fixture : {"nccl-tests-new.txt", "nccl-tests-old.txt", "osu.txt", "osu-full.txt", "imb.txt",
                               "horovod-timeline.json", "horovod-timeline-unclosed.json"}) {
     CAPTURE(fixture);
@@ -112,7 +114,11 @@ TEST_CASE("validate refuses traces it cannot read with exit status 2 and one lin
 TEST_CASE("validate infers an nccl-tests trace's placement from its header when the scenario lists none") {
   TempDir dir;
   const auto out = dir.path() / "report.json";
-  const auto run = run_ringsim("validate " + kRoot + "/scenarios/nccl/hkbu-10GbE.json --measured " + kRoot +
+  // The shipped scenario with the MPI ring named (without, validate compares an nccl-tests run with nccl).
+  const auto scenario = dir.write("hkbu-10GbE-ring.json", R"({"name": "hkbu-10GbE", "topology": ")" + kRoot +
+                                                              R"(/topologies/hkbu-10GbE-16x4.json", "algorithms": ["ring"], )"
+                                                              R"("sizes": {"from": "1MiB", "to": "256MiB", "factor": 2}})");
+  const auto run = run_ringsim("validate " + scenario.string() + " --measured " + kRoot +
                                    "/validate/traces/nccl/hkbu-10g-8x4-auto-run1.txt --min-bytes 4MiB --quiet --json " +
                                    out.string(),
                                dir.path());
@@ -240,17 +246,27 @@ TEST_CASE("validate refuses a bad nccl-tests header or a layout it cannot place,
         "osu traces do not say where ranks ran; give a scenario with exactly one placement (this one has none)");
 }
 
+namespace {
+
+// The nccl-tests header of 8 ranks on node1 and node2 (4 each) at 8 MiB, in the layout with a Group column.
+std::string two_node_header() {
+  std::string header = "# nThread 1 nGpus 1 minBytes 8388608 maxBytes 8388608 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                       "#\n# Using devices\n";
+  for (int r = 0; r < 8; ++r)
+    header += "#  Rank  " + std::to_string(r) + " Group  0 Pid  1 on " + (r < 4 ? "node1" : "node2") + " device  " +
+              std::to_string(r % 4) + " [0x3d] GeForce RTX 2080 Ti\n";
+  return header;
+}
+
+}  // namespace
+
 TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names where the scenario names none") {
   // A suite log (all_gather_perf, then all_reduce_perf) of 8 ranks on 2 nodes of the 10 GbE cluster,
   // with NCCL's INFO lines: 2.6.4, NCCL_ALGO and NCCL_PROTO forced (NCCL's echo wins over the command
   // line), 4 channels listed, one of them cutting a result row in two (times are placeholders: only
   // what validate chose is checked).
   TempDir dir;
-  std::string header = "# nThread 1 nGpus 1 minBytes 8388608 maxBytes 8388608 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
-                       "#\n# Using devices\n";
-  for (int r = 0; r < 8; ++r)
-    header += "#  Rank  " + std::to_string(r) + " Group  0 Pid  1 on " + (r < 4 ? "node1" : "node2") + " device  " +
-              std::to_string(r % 4) + " [0x3d] GeForce RTX 2080 Ti\n";
+  const std::string header = two_node_header();
   const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
   const std::string gather = "$ mpirun -np 8 ./build/all_gather_perf -b 8M -e 8M\n" + header + table +
                              "     8388608        262144     float    none      -1  20000.0    0.42    0.37    N/A  20000.0    0.42    0.37    N/A\n";
@@ -279,4 +295,45 @@ TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names 
   CHECK(report.at("model").at("nccl").at("protocol") == "Simple");
   REQUIRE(report.at("sizes").size() == 1);
   CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(12000e-6));
+}
+
+TEST_CASE("validate compares an nccl-tests run that forces no algorithm with nccl, and notes a busbw no ring can reach") {
+  // 8 ranks on 2 nodes of the 10 GbE cluster at 8 MiB: 7340 us is a busbw of 2.0 GB/s, above the 1.25 GB/s
+  // a ring through one 10 GbE NIC per node can carry (a double binary tree on two nodes moves S per NIC,
+  // the ring 2(N-1)/N S).
+  TempDir dir;
+  const std::string header = two_node_header();
+  const std::string table = "NCCL version 2.6.4+cuda10.1\n"
+                            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                            "     8388608       2097152     float     sum      -1   7340.0    1.14    2.00      0   7340.0    1.14    2.00      0\n";
+  const auto trace = dir.write("auto.txt", header + table);
+  const auto json = dir.path() / "v.json";
+  const std::string scenario = kRoot + "/scenarios/nccl/hkbu-10GbE.json";
+  const auto run = run_ringsim("validate " + scenario + " --measured " + trace.string() + " --json " + json.string(), dir.path());
+  REQUIRE_MESSAGE(run.exit_code <= 1, run.err);
+  CHECK_MESSAGE(run.out.find("# no NCCL_ALGO in the trace: simulating nccl") != std::string::npos, run.out);
+  CHECK(run.out.find("# the model made for NCCL: network NCCL") != std::string::npos);
+  CHECK(run.out.find("# note: 4-4 block measured busbw 2.00 GB/s at 8388608 B, above the 1.") != std::string::npos);
+  CHECK(run.out.find("NCCL probably ran a tree") != std::string::npos);
+  CHECK(run.out.find("# 4-4 block nccl, 8 ranks") != std::string::npos);
+  // Forced to the tree, the run is simulated as nccl_tree.
+  const auto tree = dir.write("tree.txt", "$ NCCL_ALGO=Tree mpirun -np 8 ./build/all_reduce_perf -b 8M -e 8M\n" + header + table);
+  const auto forced = run_ringsim("validate " + scenario + " --measured " + tree.string(), dir.path());
+  CHECK_MESSAGE(forced.out.find("# NCCL_ALGO=Tree from the trace") != std::string::npos, forced.out);
+  CHECK(forced.out.find("# 4-4 block nccl_tree, 8 ranks") != std::string::npos);
+}
+
+TEST_CASE("nccl calibrated on the 28-size IB run, NCCL's default choice, is within 10 percent over all sizes from 4 bytes") {
+  // The shipped scenario names no algorithm: validate and calibrate take nccl (NCCL 2.6.4's pick per size:
+  // Tree/LL to 64 KiB, Ring/LL to 512 KiB, Ring/Simple above). Measured: 4.5% over all 28 sizes.
+  TempDir dir;
+  const std::string trace = kRoot + "/validate/traces/nccl/hkbu-100gib-8x4-auto.txt";
+  const Prediction prediction = calibrate_then_validate(dir, kRoot + "/scenarios/nccl/hkbu-100GbIB.json",
+                                                        "--measured " + trace + " --min-bytes 4MiB",
+                                                        "--measured " + trace + " --tolerance 0.10");
+  CHECK(prediction.model.at("calibration").at("algorithm") == "nccl");
+  CHECK(prediction.model.at("nic_efficiency").get<double>() == doctest::Approx(0.446).epsilon(0.01));
+  CHECK(prediction.validate.out.find("# 4-4-4-4-4-4-4-4 block nccl, 32 ranks") != std::string::npos);
+  CHECK(prediction.report.at("summary").at("all").at("count") == 28);
+  CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
 }

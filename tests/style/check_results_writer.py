@@ -39,15 +39,15 @@ def problems(root):
 
 def self_test():
     with tempfile.TemporaryDirectory() as root:
-        os.makedirs(os.path.join(root, "sim", "engine"))
+        os.makedirs(os.path.join(root, "sim", "sweep"))
         os.makedirs(os.path.join(root, "sim", "results"))
         with open(os.path.join(root, "sim", "results", "results_document.cpp"), "w") as f:
             f.write('json["results"] = rows;\n')
-        with open(os.path.join(root, "sim", "engine", "merge.cpp"), "w") as f:
+        with open(os.path.join(root, "sim", "sweep", "merge.cpp"), "w") as f:
             f.write('// "results" in a comment is fine\ndocument["results"] = rows;\n')
         found = problems(root)
-        if len(found) != 1 or not found[0].startswith("sim/engine/merge.cpp:2:"):
-            print(f"self-test: expected one problem in sim/engine/merge.cpp:2, got {found}")
+        if len(found) != 1 or not found[0].startswith("sim/sweep/merge.cpp:2:"):
+            print(f"self-test: expected one problem in sim/sweep/merge.cpp:2, got {found}")
             return 1
     return 0
 

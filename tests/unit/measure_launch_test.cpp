@@ -1,6 +1,6 @@
 // `measure`'s launch without the binary or a cluster: the hostfile's first hosts become the topology
 // nodes the placements use, and the recorded command line quotes what a shell would split.
-#include "../../sim/engine/measure_launch.h"
+#include "../../sim/measure/measure_launch.h"
 #include "temp_files.h"
 
 #include <cstdlib>

@@ -36,11 +36,11 @@ TEST_CASE("a --model file overrides only the keys it names") {
         bad.string() + ": /simgrid/a b: a SimGrid setting name has no spaces, ':' or '='");
 }
 
-TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, and mpi always on SMPI") {
+TEST_CASE("engine: auto runs SMPI below kMaestroAutoRanks ranks and maestro from there, and mpi always on SMPI") {
   ModelSettings model;
   CHECK(model.engine == "auto");
-  CHECK(model.engine_for(kS4uAutoRanks - 1, "ring") == "smpi");
-  CHECK(model.engine_for(kS4uAutoRanks, "ring") == "s4u");
+  CHECK(model.engine_for(kMaestroAutoRanks - 1, "ring") == "smpi");
+  CHECK(model.engine_for(kMaestroAutoRanks, "ring") == "maestro");
   CHECK(model.engine_for(4096, "mpi") == "smpi");
   CHECK_FALSE(model.to_json().contains("engine"));  // goldens print the model: auto goes unsaid
 
@@ -49,9 +49,13 @@ TEST_CASE("engine: auto runs SMPI below kS4uAutoRanks ranks and S4U from there, 
   CHECK(model.to_json().at("engine") == "s4u");
   model = read_model(nlohmann::json::parse(R"({"engine": "smpi"})"), "s.json", "/model", ModelSettings{});
   CHECK(model.engine_for(4096, "ring") == "smpi");
+  model = read_model(nlohmann::json::parse(R"({"engine": "maestro"})"), "s.json", "/model", ModelSettings{});
+  CHECK(model.engine_for(2, "ring") == "maestro");
+  CHECK(model.engine_for(2, "mpi") == "smpi");
+  CHECK(model.to_json().at("engine") == "maestro");
 
   CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"engine": "fast"})"), "s.json", "/model", ModelSettings{})) ==
-        "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u");
+        "s.json: /model/engine: unknown engine \"fast\"; expected one of auto, smpi, s4u, maestro");
 }
 
 TEST_CASE("nccl: the model key is read strictly kept only when given and errors name file and path") {

@@ -1,6 +1,6 @@
 // The S4U engine's channel bookkeeping: the k-th receive on a channel tells the k-th send, and only an
 // eager one, that it has arrived, whatever order the receives complete in.
-#include "../../sim/engine/s4u/channel.h"
+#include "../../sim/s4u_mpi/channel.h"
 
 #include <doctest/doctest.h>
 

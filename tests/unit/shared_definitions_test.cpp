@@ -1,5 +1,5 @@
-// Definitions that live in one place and are used in several: the median, a case's names, the ring's
-// chunk schedule. The expected strings are what each user prints.
+// Definitions that live in one place and are used in several: the median, a case's names and ring, the
+// ring's chunk schedule. The expected strings are what each user prints.
 #include "../../sim/common/statistics.h"
 #include "../../sim/rank/ring_schedule.h"
 #include "../../sim/results/case_results.h"
@@ -15,6 +15,20 @@ TEST_CASE("median: the middle value, the mean of the two middle ones, 0 for none
   CHECK(median({4.0, 1.0, 2.0, 3.0}) == 2.5);
   CHECK(median({7.0}) == 7.0);
   CHECK(median({}) == 0.0);
+}
+
+TEST_CASE("a planned case carries its ring: the node and host of every rank, in rank order") {
+  ClusterLayout layout;
+  layout.nodes = {{"a", {"a-gpu0", "a-gpu1"}}, {"b", {"b-gpu0", "b-gpu1"}}};
+  const SimulationCase cyclic = planned_case({{2, 1}, RankOrder::cyclic}, "ring", "s4u", layout);
+  CHECK(cyclic.engine == "s4u");
+  CHECK(cyclic.ring.nodes == std::vector<int>{0, 1, 0});
+  CHECK(cyclic.ring.hosts == std::vector<std::string>{"a-gpu0", "b-gpu0", "a-gpu1"});
+  PlacementSpec optimized{{2, 2}, RankOrder::optimized};
+  optimized.optimized_nodes = {1, 0, 0, 1};
+  const SimulationCase searched = planned_case(optimized, "ring", "smpi", layout);
+  CHECK(searched.ring.nodes == std::vector<int>{1, 0, 0, 1});
+  CHECK(searched.ring.hosts == std::vector<std::string>{"b-gpu0", "a-gpu0", "a-gpu1", "b-gpu1"});
 }
 
 TEST_CASE("case names: one function, the form each place has always shown") {

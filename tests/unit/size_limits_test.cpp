@@ -1,4 +1,4 @@
-#include "../../sim/engine/size_limits.h"
+#include "../../sim/simulate/size_limits.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>

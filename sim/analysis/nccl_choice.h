@@ -1,0 +1,46 @@
+// What NCCL runs at one size: ncclTopoGetAlgoTime over every enabled algorithm and protocol, the
+// fastest taken (src/enqueue.cc getAlgoInfo / topoGetAlgoInfo; ties to the tree, which NCCL tries
+// first). Ring and tree are modelled; NVLS and CollNet need hardware (NVLink SHARP, a SHARP network
+// plugin) that compact topologies do not describe, so they are only named (nccl_unmodelled_algorithms).
+#pragma once
+
+#include "algorithm_costs.h"
+#include "../rank/nccl_rank_settings.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ringsim {
+
+struct NcclChoice {
+  NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
+  NcclPrediction prediction;
+};
+
+std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree"
+
+// "Tree/LL", "Ring/Simple": what ran, for tables.
+std::string nccl_choice_text(const NcclChoice& choice);
+
+// The fastest of NCCL's tree under REQUESTED (auto_choice: every enabled protocol).
+NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
+
+// NCCL's pick among ring and tree under REQUESTED. NCCL 2.4 chose by thresholds, not this model:
+// it is taken as ring only.
+NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
+
+// What ALGORITHM ("nccl_ring", "nccl_tree" or "nccl") runs at BYTES under MODEL's "nccl" settings;
+// nullopt for other algorithms. Without an NCCL case (a SimGrid XML platform): Simple, ring for "nccl".
+std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
+                                         std::string_view algorithm, std::uint64_t bytes);
+
+// Whether ALGORITHM is one of NCCL's (nccl_ring, nccl_tree, nccl).
+bool is_nccl_algorithm(std::string_view algorithm);
+
+// A sentence naming what NCCL may run here that ringsim does not model (NVLS on Hopper NVLink nodes
+// from 2.17), or empty.
+std::string nccl_unmodelled_algorithms(const NcclCase& c);
+
+}  // namespace ringsim

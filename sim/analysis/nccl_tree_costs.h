@@ -1,0 +1,22 @@
+// NCCL's own time model of its tree allreduce (src/graph/tuning.cc: ncclTopoTuneModel and
+// ncclTopoGetAlgoTime), per version, on the same NcclCase as the ring's (algorithm_costs.h):
+//   latency   = base + 2 x ((ranks per node - 1) x intra-node hop + floor(log2 nodes) x network hop)
+//   bandwidth = bus bandwidth x efficiency (0.9, 0.92 from 2.8), capped, x protocol factor, x 1/2,
+//               times a per-size correction factor (treeCorrectionFactor, 64 B to 256 MiB).
+// The tree's search is assumed to find the ring's channels at the ring's bandwidth (NCCL takes the
+// smaller channel count of the two graphs, init.cc).
+#pragma once
+
+#include "algorithm_costs.h"
+
+#include <cstdint>
+
+namespace ringsim {
+
+// NCCL's model of its tree for one protocol. The correction factor and the bus efficiency are
+// NCCL's empirical fits to its hardware; nccl_tree_core_time leaves both out (the tree's mechanics:
+// latency + bytes / (bus bandwidth / 2)), which is what a simulation of the mechanics can match.
+NcclPrediction nccl_tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
+NcclPrediction nccl_tree_core_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
+
+}  // namespace ringsim

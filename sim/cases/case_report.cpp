@@ -1,0 +1,124 @@
+#include "case_report.h"
+
+#include "../analysis/algorithm_costs.h"
+#include "../analysis/nccl_choice.h"
+#include "../analysis/nccl_rails.h"
+#include "../common/atomic_file.h"
+#include "../common/input_error.h"
+#include "../rank/rank_nodes.h"
+#include "../rank/rank_report.h"
+
+#include <algorithm>
+#include <deque>
+#include <fmt/format.h>
+#include <fstream>
+
+namespace ringsim {
+namespace {
+
+// nccl_ring's (nccl_tree's, nccl's) channels, NCCL_BUFFSIZE, and protocol (and for nccl the algorithm)
+// per size, as NCCL would choose them (algorithm_costs.h, nccl_choice.h).
+std::vector<std::string> nccl_arguments(const Scenario& scenario, const SimulationCase& spec) {
+  const NcclSettings settings = scenario.model.effective_nccl();
+  const std::optional<NcclCase> nccl = nccl_case_of(scenario.model, spec.placement);
+  std::string protocols, algorithms;
+  for (std::uint64_t bytes : scenario.sizes) {
+    const NcclChoice choice = *nccl_choice_at(scenario.model, nccl, spec.algorithm, bytes);
+    protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
+    algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
+  }
+  std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
+                                     "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+  // Under the model made for NCCL only (its channels poll with MPI_Testany, free there:
+  // model_settings.cpp), and on PCIe nodes: with NVLink's 16 channels the rank's sleep-and-test loop
+  // made 8-32 MiB up to 8x slower than 64 MiB (the monotonic CTest), which is not resolved.
+  if (nccl && scenario.model.network == "NCCL" && !nccl->nvlink) {
+    const NcclHandshake handshake = nccl_simple_handshake(*nccl);
+    arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake.intra_s * 1e6, handshake.net_s * 1e6)});
+  }
+  if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
+  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
+    arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});
+  // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
+  // rings then enter and leave nodes through different NICs (nccl_rails.h).
+  if (scenario.model.nccl_facts) {
+    std::vector<int> listed;
+    for (int rail : nccl_rail_of_ranks(*scenario.model.nccl_facts, spec.placement)) listed.push_back(rail + 1);
+    if (std::any_of(listed.begin(), listed.end(), [](int entry) { return entry != 1; }))
+      arguments.insert(arguments.end(), {"--nccl-rails", node_list_text(listed)});
+  }
+  return arguments;
+}
+
+}  // namespace
+
+std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
+                                                const std::filesystem::path& report,
+                                                const std::filesystem::path& events,
+                                                const std::filesystem::path& progress) {
+  std::string sizes;
+  for (auto bytes : scenario.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(bytes);
+  std::vector<std::string> args{"--algorithm", spec.algorithm,
+                                "--sizes",     sizes,
+                                "--iterations", std::to_string(scenario.iterations),
+                                "--warmup",    std::to_string(scenario.warmup),
+                                "--nodes",     node_list_text(spec.ring.nodes),
+                                "--out",       report.string(),
+                                "--progress",  progress.string()};
+  if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
+  if (is_nccl_algorithm(spec.algorithm))
+    for (std::string& arg : nccl_arguments(scenario, spec)) args.push_back(std::move(arg));
+  return args;
+}
+
+std::filesystem::path write_hostfile(const std::filesystem::path& dir, const std::vector<std::string>& hosts) {
+  std::string text;
+  for (const auto& host : hosts) text += host + "\n";
+  write_file_atomically(dir / "hostfile", text);
+  return dir / "hostfile";
+}
+
+CaseResult read_case_report(const std::filesystem::path& report_file, const SimulationCase& spec,
+                            const std::vector<std::uint64_t>& sizes) {
+  std::ifstream in(report_file);
+  if (!in) throw std::runtime_error(fmt::format("the rank program wrote no report ({})", report_file.string()));
+  nlohmann::json report;
+  try {
+    report = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: unreadable report: {}", report_file.string(), e.what()));
+  }
+  CaseResult result;
+  result.spec = spec;
+  try {
+    const RankReport parsed = parse_rank_report(report, report_file.string());
+    result.ranks = parsed.ranks;
+    for (const RankSizeReport& reported : parsed.sizes) {
+      SizeResult& size = result.sizes.emplace_back();
+      size.bytes = reported.bytes;
+      size.times_s = reported.times_s;
+      size.wrong = reported.wrong;
+      size.traffic = reported.traffic;
+    }
+  } catch (const InputError& e) {
+    throw std::runtime_error(fmt::format("malformed report: {}", e.what()));
+  }
+  if (result.sizes.size() != sizes.size() || result.ranks != spec.placement.total_ranks())
+    throw std::runtime_error(fmt::format("{}: report does not match the case (ranks {}, sizes {})",
+                                         report_file.string(), result.ranks, result.sizes.size()));
+  return result;
+}
+
+std::string log_tail(const std::filesystem::path& log, std::size_t lines) {
+  std::ifstream in(log);
+  std::deque<std::string> tail;
+  for (std::string line; std::getline(in, line);) {
+    tail.push_back(line);
+    if (tail.size() > lines) tail.pop_front();
+  }
+  std::string text;
+  for (const auto& line : tail) text += "  | " + line + "\n";
+  return text;
+}
+
+}  // namespace ringsim

@@ -1,0 +1,104 @@
+// Point-to-point messages of the maestro engine: sends and receives meet in per-channel queues (one
+// channel per source, destination and tag, first posted first matched, as MPI matches by source and
+// tag), and each matched pair becomes one SimGrid host-to-host comm, started at once: at the later of
+// the two post dates, as SMPI and the S4U engine do. Its completion, in the maestro, completes the
+// receive (and a send that waited for it) and wakes the ranks waiting on them.
+#pragma once
+
+#include "maestro_request.h"
+#include "rank_fibers.h"
+
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ringsim::maestro_engine {
+
+using Request = s4u_engine::Request;
+
+// Something a rank started in SimGrid and the maestro's completion callback finishes.
+class Awaited {
+ public:
+  virtual ~Awaited() = default;
+  // Called once, in the maestro, when ACTIVITY (this one's) has completed.
+  virtual void finished(simgrid::s4u::ActivityPtr activity) = 0;
+};
+
+class MessageMatching {
+ public:
+  // HOST_OF_RANK: every rank's host. GRAVEYARD: where finished activities wait until SimGrid is done
+  // with them (see MaestroWorld::on_completion).
+  MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
+                  std::vector<simgrid::s4u::ActivityPtr>& graveyard);
+  ~MessageMatching();
+  MessageMatching(const MessageMatching&) = delete;
+  MessageMatching& operator=(const MessageMatching&) = delete;
+
+  // Posts a message of BYTES from SOURCE to DESTINATION with TAG; PAYLOAD is the sender's private copy
+  // of the data (malloc'd, freed on delivery) or nullptr. SEND: the sender's request, completed when
+  // the transfer ends, or nullptr for a send complete at once (eager).
+  void post_send(int source, int destination, int tag, void* payload, std::size_t bytes, Request* send);
+  // Posts RECEIVE (its buffer, bytes, source and tag filled in) on DESTINATION.
+  void post_receive(int destination, Request* receive);
+
+  // Marks REQUEST complete and wakes the rank waiting on it.
+  void complete(Request& request);
+
+  // Messages carried so far (one SimGrid comm each).
+  std::uint64_t messages() const { return messages_; }
+
+ private:
+  struct Message;
+  // A first-in first-out queue through the items' own `next` pointers.
+  template <typename Item>
+  struct Queue {
+    Item* first = nullptr;
+    Item* last = nullptr;
+    void push(Item* item) {
+      (last != nullptr ? last->next : first) = item;
+      last = item;
+    }
+    Item* pop() {  // nullptr when empty
+      Item* item = first;
+      if (item == nullptr) return nullptr;
+      first = item->next;
+      if (first == nullptr) last = nullptr;
+      item->next = nullptr;
+      return item;
+    }
+  };
+  // The unmatched sends and receives of one channel (one of the two is empty).
+  struct Channel {
+    Queue<Message> sends;
+    Queue<Request> receives;
+  };
+
+  // The channel of (SOURCE, DESTINATION, TAG), as seen by the rank OWNER that posts on it: each rank
+  // remembers the few channels it used last, so a rank's steady traffic skips the table.
+  Channel& channel(int owner, int source, int destination, int tag);
+  Message* new_message();
+  void start(Message* message, Request* receive);
+
+  const std::vector<simgrid::s4u::Host*>& host_of_rank_;
+  RankFibers& fibers_;
+  std::vector<simgrid::s4u::ActivityPtr>& graveyard_;
+  std::unordered_map<std::uint64_t, Channel> channels_;  // nodes never move: pointers to them stay valid
+  struct RecentChannels {
+    static constexpr std::size_t kSize = 4;
+    std::array<std::uint64_t, kSize> keys;
+    std::array<Channel*, kSize> channels{};
+    std::size_t next = 0;  // the entry to replace
+    RecentChannels() { keys.fill(~std::uint64_t{0}); }
+  };
+  std::vector<RecentChannels> recent_;  // per rank
+  std::vector<Message*> spare_messages_;  // finished, for reuse: a message is allocated once
+  std::uint64_t messages_ = 0;
+};
+
+}  // namespace ringsim::maestro_engine

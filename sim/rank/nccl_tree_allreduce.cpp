@@ -1,0 +1,261 @@
+// NCCL's double binary tree allreduce (device/all_reduce.h runTreeUpDown, runTreeSplit; the trees of nccl_trees.h)
+// as plain MPI. Each channel takes its share of the buffer and walks it in chunks: first the
+// reduction up its tree (a leaf sends each chunk to its parent; an inner rank receives the chunk
+// from every child, adds them to its own and sends the sum on; the root keeps the total), then the
+// broadcast down (each rank receives the total from its parent and sends it to every child), one
+// after the other or side by side as the version runs them (splits below). Each
+// connection holds up to NCCL_STEPS = 8 chunks in flight: receives are posted that many ahead and a
+// sender waits for its eighth-last send to the same peer. The first half of the channels run tree 0,
+// the second half tree 1, so each tree carries half the data.
+// Chunks (src/enqueue.cc, computeColl): Simple moves one NCCL_BUFFSIZE/8 step per chunk, halved while
+// a channel would get fewer than 8, 4, 1 chunks per tree level (down to 128, 64, 32 KiB); LL and
+// LL128 one step of their own size, with their flags on the wire as in nccl_ring.
+#include "buffer_pieces.h"
+
+#include "allreduce.h"
+#include "message_tags.h"
+#include "nccl_trees.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace ringsim {
+namespace {
+
+constexpr int kTreeFifoSteps = 8;  // NCCL_STEPS: FIFO slots per connection
+
+// Floats on the wire for LENGTH floats of data (LL: a flag per 4 bytes; LL128: 8 flag bytes per 120).
+std::size_t tree_wire_floats(NcclWire protocol, std::size_t length) {
+  if (protocol == NcclWire::ll) return 2 * length;
+  if (protocol == NcclWire::ll128) return length + 2 * ((length + 29) / 30);
+  return length;
+}
+
+// Floats of one chunk for BYTES in total over CHANNELS channels of a tree of depth DEPTH.
+std::size_t tree_chunk_floats(const NcclRankSettings& settings, std::uint64_t bytes, int depth) {
+  if (settings.protocol == NcclWire::ll) return (32u << 10) / sizeof(float);
+  if (settings.protocol == NcclWire::ll128) return 576000 / sizeof(float);
+  std::uint64_t chunk = settings.buffsize / kTreeFifoSteps;
+  const std::uint64_t per_channel = bytes / static_cast<std::uint64_t>(settings.channels);
+  const auto halve_while = [&](std::uint64_t levels, std::uint64_t floor_bytes) {
+    while (per_channel / chunk < static_cast<std::uint64_t>(depth) * levels && chunk > floor_bytes) chunk /= 2;
+  };
+  halve_while(8, 128u << 10);
+  halve_while(4, 64u << 10);
+  halve_while(1, 32u << 10);
+  return std::max<std::size_t>(1, chunk / sizeof(float));
+}
+
+// Whether the reduction and the broadcast run side by side (runTreeSplit): LL128 always, Simple from
+// 2.8, LL from 2.10; before, runTreeUpDown (all_reduce.h of each version).
+bool splits(const NcclRankSettings& settings) {
+  if (settings.protocol == NcclWire::ll128) return true;
+  if (settings.protocol == NcclWire::simple) return settings.version >= 208;
+  return settings.version >= 210;
+}
+
+// One direction of one connection: a stream of messages, one per chunk.
+struct TreeStream {
+  int peer = -1;
+  std::vector<MPI_Request> requests;
+};
+
+class TreeChannel {
+ public:
+  TreeChannel(float* data, std::size_t count, Piece share, int channel, const RankTreeLinks& links, std::size_t chunk,
+              AllreduceContext& ctx)
+      : data_(data), ctx_(ctx), links_(links), tag_(kNcclTreeChannelTag + channel), split_(splits(ctx.nccl)) {
+    for (std::size_t done = 0; done < share.length || chunks_.empty(); done += chunk) {
+      chunks_.push_back({share.start + done, std::min(chunk, share.length - done)});
+      if (share.length == 0) break;
+    }
+    const long k = static_cast<long>(chunks_.size());
+    // Receive streams: each child's partial sums (up), the parent's totals (down); send streams the reverse.
+    for (int child : links.children) receives_.push_back({child, std::vector<MPI_Request>(k, MPI_REQUEST_NULL)});
+    if (links.parent != -1) receives_.push_back({links.parent, std::vector<MPI_Request>(k, MPI_REQUEST_NULL)});
+    if (links.parent != -1) sends_.push_back({links.parent, std::vector<MPI_Request>(k, MPI_REQUEST_NULL)});
+    for (int child : links.children) sends_.push_back({child, std::vector<MPI_Request>(k, MPI_REQUEST_NULL)});
+    const std::size_t slot = std::max<std::size_t>(1, tree_wire_floats(ctx.nccl.protocol, chunk_length_max()));
+    if (!ctx.kernels.hold_values() && slot <= count) {
+      slot_stride_ = 0;  // SMPI-shared buffers: every slot is the shared scratch
+      slot_base_ = ctx.scratch;
+    } else {
+      const std::size_t slots = receives_.size() * kTreeFifoSteps + (ctx.nccl.protocol == NcclWire::simple ? 0 : sends_.size() * kTreeFifoSteps);
+      slot_memory_.resize(std::max<std::size_t>(1, slots) * slot);
+      slot_stride_ = slot;
+      slot_base_ = slot_memory_.data();
+    }
+    for (std::size_t s = 0; s < receives_.size(); ++s)
+      for (long c = 0; c < std::min<long>(kTreeFifoSteps, k); ++c) post_receive(s, c);
+  }
+
+  // Split (NCCL's runTreeSplit): the reduction and the broadcast run side by side as two parts of
+  // the channel, the root sending each total down as soon as it has it; else (runTreeUpDown) one
+  // part: the whole reduction, then the whole broadcast.
+  int parts() const { return split_ ? 2 : 1; }
+
+  // Runs part PART until it must wait: returns the request it waits for, or nullptr when done.
+  MPI_Request* advance(int part) {
+    if (part == 0) {
+      if (MPI_Request* blocked = advance_up()) return blocked;
+      if (split_) return nullptr;
+    }
+    return advance_down();
+  }
+
+  void finish() {
+    for (TreeStream& stream : sends_)
+      MPI_Waitall(static_cast<int>(stream.requests.size()), stream.requests.data(), MPI_STATUSES_IGNORE);
+  }
+
+ private:
+  bool root() const { return links_.parent == -1; }
+  std::size_t first_child_send() const { return root() ? 0 : 1; }
+
+  // Chunk by chunk: receive every child's partial sum and add it; send the sum to the parent, or at
+  // the root in split mode the total straight down to the children.
+  MPI_Request* advance_up() {
+    const long k = static_cast<long>(chunks_.size());
+    const std::size_t children = links_.children.size();
+    for (; up_next_ < k; ++up_next_) {
+      const long c = up_next_;
+      for (std::size_t s = 0; s < children; ++s)
+        if (receives_[s].requests[c] != MPI_REQUEST_NULL) return &receives_[s].requests[c];
+      const bool down_from_root = root() && split_;
+      if (!root())
+        if (MPI_Request* window = send_window(0, c)) return window;
+      if (down_from_root)
+        for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+          if (MPI_Request* window = send_window(s, c)) return window;
+      const Piece piece = chunks_[static_cast<std::size_t>(c)];
+      for (std::size_t s = 0; s < children; ++s) consume(s, c, piece, true);
+      if (!root()) send(0, c, piece);
+      if (down_from_root)
+        for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+    }
+    return nullptr;
+  }
+
+  // Chunk by chunk: receive the total from the parent and pass it to every child (the root, when
+  // not split, sends what its reduction left).
+  MPI_Request* advance_down() {
+    const long k = static_cast<long>(chunks_.size());
+    if (root() && split_) return nullptr;  // the reduction part sent everything down
+    const std::size_t children = links_.children.size();
+    for (; down_next_ < k; ++down_next_) {
+      const long c = down_next_;
+      if (!root()) {
+        TreeStream& from_parent = receives_[children];
+        if (from_parent.requests[c] != MPI_REQUEST_NULL) return &from_parent.requests[c];
+        // The chunk's partial sum may still be on its way up from this buffer (not split: the same
+        // part; split: the parent had it before the total could come back, so it has left).
+        if (!split_ && sends_[0].requests[c] != MPI_REQUEST_NULL) return &sends_[0].requests[c];
+      }
+      for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+        if (MPI_Request* window = send_window(s, c)) return window;
+      const Piece piece = chunks_[static_cast<std::size_t>(c)];
+      if (!root()) consume(children, c, piece, false);
+      for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+    }
+    return nullptr;
+  }
+
+  std::size_t chunk_length_max() const {
+    std::size_t largest = 0;
+    for (const Piece& piece : chunks_) largest = std::max(largest, piece.length);
+    return largest;
+  }
+
+  float* receive_slot(std::size_t stream, long c) {
+    return slot_base_ + (stream * kTreeFifoSteps + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
+  }
+  float* send_slot(std::size_t stream, long c) {
+    return slot_base_ + ((receives_.size() + stream) * kTreeFifoSteps + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
+  }
+
+  void post_receive(std::size_t stream, long c) {
+    const std::size_t length = tree_wire_floats(ctx_.nccl.protocol, chunks_[static_cast<std::size_t>(c)].length);
+    ctx_.irecv(receive_slot(stream, c), length, receives_[stream].peer, tag_, &receives_[stream].requests[c]);
+  }
+
+  // At most NCCL_STEPS sends to one peer in flight: the one this send would exceed, if still pending.
+  MPI_Request* send_window(std::size_t stream, long c) {
+    if (c < kTreeFifoSteps) return nullptr;
+    MPI_Request& oldest = sends_[stream].requests[c - kTreeFifoSteps];
+    return oldest != MPI_REQUEST_NULL ? &oldest : nullptr;
+  }
+
+  void consume(std::size_t stream, long c, const Piece& piece, bool reduce) {
+    float* target = data_ + piece.start;
+    if (reduce) ctx_.kernels.sum_into(target, receive_slot(stream, c), piece.length);
+    else ctx_.kernels.copy(target, receive_slot(stream, c), piece.length);
+    if (ctx_.log.enabled()) {
+      const double now = MPI_Wtime();
+      ctx_.log.record({reduce ? StepPhase::reduce : StepPhase::broadcast, static_cast<int>(c), static_cast<int>(c),
+                       receives_[stream].peer, tree_wire_floats(ctx_.nccl.protocol, piece.length) * sizeof(float), now, now});
+    }
+    if (c + kTreeFifoSteps < static_cast<long>(chunks_.size())) post_receive(stream, c + kTreeFifoSteps);
+  }
+
+  void send(std::size_t stream, long c, const Piece& piece) {
+    const float* source = data_ + piece.start;
+    if (ctx_.nccl.protocol != NcclWire::simple) {
+      ctx_.kernels.copy(send_slot(stream, c), source, piece.length);  // the flags are not modelled as values
+      source = send_slot(stream, c);
+    }
+    ctx_.isend(source, tree_wire_floats(ctx_.nccl.protocol, piece.length), sends_[stream].peer, tag_,
+               &sends_[stream].requests[c]);
+  }
+
+  float* data_;
+  AllreduceContext& ctx_;
+  RankTreeLinks links_;
+  int tag_;
+  std::vector<Piece> chunks_;
+  std::vector<TreeStream> receives_, sends_;  // receives: children then parent; sends: parent then children
+  bool split_;
+  long up_next_ = 0, down_next_ = 0;
+  std::size_t slot_stride_ = 1;
+  float* slot_base_ = nullptr;
+  std::vector<float> slot_memory_;
+};
+
+}  // namespace
+
+void nccl_tree_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  ctx.kernels.copy(output, input, count);
+  if (ctx.size == 1) return;
+  const std::set<int> distinct(ctx.node_of_rank.begin(), ctx.node_of_rank.end());
+  const int nodes = ctx.node_of_rank.empty() ? ctx.size : static_cast<int>(distinct.size());
+  const std::size_t chunk = tree_chunk_floats(ctx.nccl, count * sizeof(float), nccl_tree_depth(ctx.size, nodes));
+  const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
+  const std::vector<RankTreeLinks> trees[2] = {nccl_tree_links(ctx.size, ctx.node_of_rank, 0),
+                                               nccl_tree_links(ctx.size, ctx.node_of_rank, 1)};
+  std::vector<TreeChannel> channels;
+  channels.reserve(shares.size());
+  for (std::size_t c = 0; c < shares.size(); ++c) {
+    const int tree = nccl_tree_of_channel(static_cast<int>(c), static_cast<int>(shares.size()));
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), trees[tree][static_cast<std::size_t>(ctx.rank)],
+                          chunk, ctx);
+  }
+  // The channels' parts progress together, as NCCL's thread blocks (and their halves) do: wait for
+  // whichever is blocked first.
+  std::vector<std::pair<std::size_t, int>> parts;
+  for (std::size_t c = 0; c < channels.size(); ++c)
+    for (int part = 0; part < channels[c].parts(); ++part) parts.emplace_back(c, part);
+  std::vector<MPI_Request*> blocked(parts.size());
+  std::vector<MPI_Request> waiting(parts.size());
+  for (std::size_t w = 0; w < parts.size(); ++w) blocked[w] = channels[parts[w].first].advance(parts[w].second);
+  for (;;) {
+    for (std::size_t w = 0; w < parts.size(); ++w) waiting[w] = blocked[w] != nullptr ? *blocked[w] : MPI_REQUEST_NULL;
+    int index = MPI_UNDEFINED;
+    MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
+    if (index == MPI_UNDEFINED) break;
+    *blocked[index] = MPI_REQUEST_NULL;
+    blocked[index] = channels[parts[index].first].advance(parts[index].second);
+  }
+  for (TreeChannel& channel : channels) channel.finish();
+}
+
+}  // namespace ringsim

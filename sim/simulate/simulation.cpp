@@ -1,0 +1,100 @@
+#include "simulation.h"
+
+#include "../analysis/case_costs.h"
+#include "../analysis/optimized_order.h"
+#include "../analysis/platform_routes.h"
+#include "../cases/case_jobs.h"
+#include "../cases/work_directory.h"
+#include "../common/atomic_file.h"
+#include "../common/input_error.h"
+#include "../platform/plan_file.h"
+#include "../results/chrome_timeline.h"
+#include "s4u_case.h"
+#include "size_limits.h"
+#include "smpi_case.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+struct PreparedJobs {
+  std::vector<CaseJob> jobs;
+  std::vector<std::filesystem::path> events_files;
+};
+
+PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+                          const SmpiTools& tools, const WorkDirectory& work, bool record_events) {
+  PreparedJobs prepared_jobs;
+  for (const auto& placement : scenario.placements)
+    for (const auto& algorithm : scenario.algorithms) {
+      const SimulationCase spec =
+          planned_case(placement, algorithm, scenario.model.engine_for(placement.total_ranks(), algorithm), layout);
+      const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
+      const PreparedCase prepared = prepare_case(scenario, platform_file, spec, case_dir, tools, record_events);
+      prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
+      prepared_jobs.events_files.push_back(prepared.events);
+    }
+  return prepared_jobs;
+}
+
+void write_timeline(const std::string& file, const std::string& scenario_name, const PreparedJobs& prepared,
+                    const std::vector<CaseResult>& results) {
+  std::vector<TimelineCase> timeline;
+  for (std::size_t i = 0; i < prepared.jobs.size(); ++i) {
+    const PlacementSpec& placement = prepared.jobs[i].spec.placement;
+    timeline.push_back({placement.ranks_text(), std::string(order_name(placement.order)), prepared.jobs[i].spec.algorithm,
+                        results[i].ranks, read_events_file(prepared.events_files[i])});
+  }
+  write_file_atomically(file, chrome_timeline(scenario_name, timeline).dump() + "\n");
+}
+
+}  // namespace
+
+// A compact topology's platform is planned here, under the scenario's model (which may scale its
+// links or add process stacks), and built by the platform library (platform_library.h): its size
+// grows with the nodes. SimGrid XML is used as written.
+std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir) {
+  if (!plan.shaped) return platform.source;
+  const auto file = dir / "platform-plan.json";
+  write_file_atomically(file, plan_file_json(*plan.shaped, plan.scenario.model.platform_model()));
+  return file;
+}
+
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
+                          const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
+                          bool record_events) {
+  if (spec.engine == "s4u" || spec.engine == "maestro")
+    return prepare_s4u_case(scenario, platform_file, spec, case_dir,
+                            spec.engine == "s4u" ? find_s4u_program() : find_maestro_program(), record_events);
+  return prepare_smpi_case(scenario, platform_file, spec, case_dir, tools, record_events);
+}
+
+std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
+                                                        const SimulationOptions& options,
+                                                        const std::optional<std::string>& timeline_file) {
+  const Scenario& scenario = plan.scenario;
+  check_simulated_sizes(scenario);
+  const SmpiTools tools = find_smpi_tools();
+  WorkDirectory work(options.keep_dir);
+  const std::filesystem::path platform_file = platform_file_of(plan, platform, work.path());
+  // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
+  const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
+  const PreparedJobs prepared = prepare_jobs(scenario, platform_file, platform.layout, tools, work, record_events);
+  if (!options.quiet)
+    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, prepared.jobs.size(),
+               plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
+               plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
+  auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, scenario.model);
+  if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
+  return results;
+}
+
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+                                                         const SimulationOptions& options,
+                                                         const std::optional<std::string>& timeline_file) {
+  return simulate_variant(plan_variant(scenario, platform, scenario.file.string()), platform, options, timeline_file);
+}
+
+}  // namespace ringsim

@@ -1,0 +1,45 @@
+// Simulating a scenario: one smpirun per placement x algorithm, `jobs` at a time. Shared by
+// `ringsim run`, `validate` and `calibrate`.
+#pragma once
+
+#include "../analysis/variant_plan.h"
+#include "../model/scenario.h"
+#include "../results/case_results.h"
+#include "smpi_case.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+struct SimulationOptions {
+  int jobs = 1;
+  bool quiet = false;
+  std::optional<std::string> keep_dir;  // --out: keep platform, hostfiles, logs, reports, events
+};
+
+// Results in case order (placements outer, algorithms inner), or nullopt when a case failed (the
+// failure is printed). Throws std::runtime_error for what prevents starting at all (no smpirun).
+// With TIMELINE_FILE (--timeline), every case's steps are also written there as a Chrome trace.
+// PLAN is checked already (variant_plan.h): its orders searched, its routes built.
+std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan, const Platform& platform,
+                                                        const SimulationOptions& options,
+                                                        const std::optional<std::string>& timeline_file = std::nullopt);
+
+// The same for SCENARIO as written (its variants ignored), planned first: InputError when its model
+// does not fit the platform.
+std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,
+                                                         const SimulationOptions& options,
+                                                         const std::optional<std::string>& timeline_file = std::nullopt);
+
+// The platform SimGrid loads for PLAN: the topology as its model shapes it, planned into DIR/platform-plan.json
+// (compact topologies), or the SimGrid XML as written.
+std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);
+
+// One case's files in CASE_DIR and its command, on the engine SPEC names (smpirun or the S4U engine).
+PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
+                          const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
+                          bool record_events);
+
+}  // namespace ringsim

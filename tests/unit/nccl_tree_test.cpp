@@ -1,0 +1,140 @@
+// NCCL's double binary tree (sim/rank/nccl_trees.h) against ncclGetDtree worked by hand, its time
+// model (sim/analysis/nccl_tree_costs.h) and the algorithm and protocol NCCL's model picks per size
+// (sim/analysis/nccl_choice.h) against numbers worked by hand from src/graph/tuning.cc of each era
+// (microseconds and GB/s, as tuning.cc counts them).
+#include "../../sim/analysis/nccl_choice.h"
+#include "../../sim/analysis/nccl_tree_costs.h"
+#include "../../sim/rank/nccl_trees.h"
+
+#include <doctest/doctest.h>
+
+using namespace ringsim;
+
+namespace {
+
+// The 100 Gb/s InfiniBand fixture cluster (validate/traces/nccl/): 8 nodes x 4 GPUs on PCIe, one
+// 12.5 GB/s NIC per node, so one search channel at 12.5 GB/s; Volta-class GPUs unless set.
+NcclCase ib_case(int major, int minor, int ranks = 32, int nodes = 8, int capability = 70) {
+  NcclCase c;
+  c.version = {major, minor};
+  c.compute_capability = capability;
+  c.ranks = ranks;
+  c.nodes = nodes;
+  c.search_channels = 1;
+  c.channel_bandwidth_Bps = 12.5e9;
+  c.channels = 2;
+  return c;
+}
+
+std::string pick(const NcclCase& c, std::uint64_t bytes) {
+  return nccl_choice_text(nccl_choose(c, NcclProtocol::auto_choice, bytes));
+}
+
+}  // namespace
+
+TEST_CASE("ncclGetDtree: a binary tree over the nodes and its shifted (even) or mirrored (odd) twin") {
+  const auto same = [](NodeTreeLinks a, NodeTreeLinks b) { return a.parent == b.parent && a.child0 == b.child0 && a.child1 == b.child1; };
+  CHECK(same(nccl_double_tree(8, 0, 0), {-1, 4, -1}));
+  CHECK(same(nccl_double_tree(8, 4, 0), {0, 2, 6}));
+  CHECK(same(nccl_double_tree(8, 2, 0), {4, 1, 3}));
+  CHECK(same(nccl_double_tree(8, 7, 0), {6, -1, -1}));
+  // Shifted by one: node 1 is the root, node 0 (tree 0's root) a leaf.
+  CHECK(same(nccl_double_tree(8, 1, 1), {-1, 5, -1}));
+  CHECK(same(nccl_double_tree(8, 0, 1), {7, -1, -1}));
+  // Five nodes: node 4's right child would be 6, then 5, both past the end.
+  CHECK(same(nccl_double_tree(5, 4, 0), {0, 2, -1}));
+  CHECK(same(nccl_double_tree(5, 0, 1), {4, 2, -1}));  // mirrored: node 4 - n of tree 0's node 4
+  CHECK(nccl_tree_depth(32, 8) == 3 + 3);
+}
+
+TEST_CASE("tree links: a chain in each node, the head to the parent node, the next GPU to the child nodes") {
+  const std::vector<int> nodes{0, 0, 0, 1, 1, 1};
+  const auto tree0 = nccl_tree_links(6, nodes, 0);
+  CHECK(tree0[0].parent == -1);
+  CHECK(tree0[1].parent == 0);
+  CHECK(tree0[2].parent == 1);
+  CHECK(tree0[3].parent == 1);  // node 1's head under node 0's second GPU
+  CHECK(tree0[1].children == std::vector<int>{2, 3});
+  CHECK(tree0[5].children.empty());
+  const auto tree1 = nccl_tree_links(6, nodes, 1);  // node 1 is the root
+  CHECK(tree1[3].parent == -1);
+  CHECK(tree1[0].parent == 4);
+  CHECK(tree1[4].children == std::vector<int>{5, 0});
+  CHECK(nccl_tree_of_channel(0, 2) == 0);
+  CHECK(nccl_tree_of_channel(1, 2) == 1);
+  CHECK(nccl_tree_of_channel(0, 1) == 0);
+}
+
+TEST_CASE("NCCL 2.6 tree on 8 x 4: LL 4.4 + 2(3 x 1.0 + 3 x 5.0) us, Simple 2(3 x 28 + 3 x 50) us, 0.9 x 12.5 GB/s / 2") {
+  const NcclCase c = ib_case(2, 6);
+  const NcclPrediction ll = nccl_tree_time(c, NcclProtocol::ll, 4);
+  CHECK(ll.latency_s * 1e6 == doctest::Approx(40.4));
+  CHECK(ll.algbw_Bps == doctest::Approx(11.25e9 / 3 / 2));  // correction 1.0 below 1 KiB
+  const NcclPrediction simple = nccl_tree_time(c, NcclProtocol::simple, 64u << 20);
+  CHECK(simple.latency_s * 1e6 == doctest::Approx(468));
+  CHECK(simple.algbw_Bps == doctest::Approx(11.25e9 / 2 * 0.8));  // log2(64 MiB / 64) = 20: 0.8
+  // The mechanics alone: no 0.9 and no correction.
+  CHECK(nccl_tree_core_time(c, NcclProtocol::simple, 64u << 20).algbw_Bps == doctest::Approx(12.5e9 / 2));
+}
+
+TEST_CASE("NCCL 2.6 on 8 x 4: Tree/LL up to about 69 KiB, Ring/LL up to about 752 KiB, then Ring/Simple") {
+  const NcclCase c = ib_case(2, 6);
+  // Tree/LL 40.4 + S / (1.875 GB/s x 0.6) against Ring/LL 59.4 + S / (3.125 GB/s x 32/62): equal at 70,661 B.
+  CHECK(pick(c, 4) == "Tree/LL");
+  CHECK(pick(c, 64 << 10) == "Tree/LL");
+  CHECK(pick(c, 72 << 10) == "Ring/LL");
+  CHECK(pick(c, 512 << 10) == "Ring/LL");
+  // Ring/LL against Ring/Simple 417.6 + S / (12.5 GB/s x 32/62): equal at 770,322 B.
+  CHECK(pick(c, 736 << 10) == "Ring/LL");
+  CHECK(pick(c, 768 << 10) == "Ring/Simple");
+  CHECK(pick(c, 1u << 30) == "Ring/Simple");
+}
+
+TEST_CASE("NCCL 2.7 on 8 x 4: the tree's correction steps it out at 128 KiB and in again for Simple near 1.5 MiB") {
+  const NcclCase c = ib_case(2, 7);
+  // Tree/LL 4.4 + 2(3 x 1.8 + 3 x 5.0) = 45.2 us at 11.25/3.8/2 GB/s x correction; Ring/LL 127.8 us.
+  CHECK(nccl_tree_time(c, NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(45.2));
+  CHECK(nccl_tree_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(11.25e9 / 3.8 / 2));
+  CHECK(pick(c, 96 << 10) == "Tree/LL");   // correction 0.6: 155.9 against Ring/LL 188.8 us
+  CHECK(pick(c, 128 << 10) == "Ring/LL");  // correction 0.5: 222.3 against 209.1 us
+  CHECK(pick(c, 1u << 20) == "Ring/LL");
+  // Tree/Simple 468 + S / 2.8125 GB/s beats Ring/LL from 1,286,500 B and Ring/Simple (791.16 us with
+  // the plateau) up to 1,611,300 B.
+  CHECK(pick(c, 1536 << 10) == "Tree/Simple");
+  CHECK(pick(c, 2u << 20) == "Ring/Simple");
+}
+
+TEST_CASE("NCCL 2.8-2.17: the per-channel cap (Volta 10 GB/s on more than 2 nodes) and a 28 us network hop") {
+  const NcclCase c = ib_case(2, 14);
+  const NcclPrediction simple = nccl_tree_time(c, NcclProtocol::simple, 1u << 30);
+  CHECK(simple.latency_s * 1e6 == doctest::Approx(2 * (3 * 28 + 3 * 28)));
+  CHECK(simple.algbw_Bps == doctest::Approx(10e9 / 2));  // min(0.92 x 12.5, 1 channel x 10) / 2; no correction at 1 GiB
+  const NcclPrediction ll = nccl_tree_time(c, NcclProtocol::ll, 4);
+  CHECK(ll.latency_s * 1e6 == doctest::Approx(4.4 + 2 * (3 * 1.8 + 3 * 5.0)));
+  CHECK(ll.algbw_Bps == doctest::Approx(10e9 / 3.8 / 2));
+  // Ampere from 2.10: 17.8 GB/s per channel, so 0.92 x 12.5 = 11.5 GB/s applies.
+  CHECK(nccl_tree_time(ib_case(2, 14, 32, 8, 80), NcclProtocol::simple, 1u << 30).algbw_Bps == doctest::Approx(11.5e9 / 2));
+  CHECK(nccl_tree_time(ib_case(2, 8, 32, 8, 80), NcclProtocol::simple, 1u << 30).algbw_Bps == doctest::Approx(11.5e9 / 2));
+}
+
+TEST_CASE("NCCL 2.18, 2.19-2.22 and 2.23 on: the tree's latencies of each era, and x 0.85 with one GPU per node from 2.19") {
+  CHECK(nccl_tree_time(ib_case(2, 18, 32, 8, 80), NcclProtocol::simple, 1u << 30).latency_s * 1e6 ==
+        doctest::Approx(2 * (3 * 6 + 3 * 14)));
+  CHECK(nccl_tree_time(ib_case(2, 20, 32, 8, 80), NcclProtocol::simple, 1u << 30).latency_s * 1e6 ==
+        doctest::Approx(2 * (3 * 28 + 3 * 28)));
+  CHECK(nccl_tree_time(ib_case(2, 20, 32, 8, 80), NcclProtocol::ll, 4).latency_s * 1e6 ==
+        doctest::Approx(6.8 + 2 * (3 * 1.0 + 3 * 5.0)));  // LL's intra-node hop no longer x 1.8
+  CHECK(nccl_tree_time(ib_case(2, 23, 32, 8, 80), NcclProtocol::simple, 1u << 30).latency_s * 1e6 ==
+        doctest::Approx(8.4 + 2 * (3 * 4 + 3 * 14)));
+  const NcclCase one_per_node = ib_case(2, 20, 16, 16, 80);
+  CHECK(nccl_tree_time(one_per_node, NcclProtocol::simple, 1u << 30).algbw_Bps == doctest::Approx(11.5e9 * 0.85 / 2));
+  CHECK(nccl_tree_time(ib_case(2, 18, 16, 16, 80), NcclProtocol::simple, 1u << 30).algbw_Bps == doctest::Approx(11.5e9 / 2));
+}
+
+TEST_CASE("NCCL 2.23 on 8 x 4 Ampere: Tree/LL for small sizes, and the ring for large ones") {
+  const NcclCase c = ib_case(2, 23, 32, 8, 80);
+  CHECK(pick(c, 4) == "Tree/LL");
+  CHECK(pick(c, 1u << 30) == "Ring/Simple");
+  // 2.4 had no such model: ring only.
+  CHECK(pick(ib_case(2, 4), 4) == "Ring/LL");
+}
