@@ -5,7 +5,9 @@
 // walks its share in loops of N chunks; every loop is 2(N-1) transfers per rank (op t = 0 sends,
 // ops 1..2N-3 receive, add or copy, and send on, op 2N-2 only receives), each cut into slices. A slice is forwarded as soon as it
 // has arrived and been added, with at most NCCL_STEPS = 8 FIFO steps in flight per connection
-// (receives are posted that many steps ahead), and as many sends of a channel in flight.
+// (receives are posted that many steps ahead). Sends in flight: across nodes as many, since the
+// network proxy posts each step as it comes (net.cc); inside a node one, since the channel's thread
+// block itself writes each slice to the peer (P2P) or to host memory (SHM), one after the other.
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
@@ -78,7 +80,8 @@ class Channel {
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
-        slots_(kNcclSteps / format_.steps_per_slice), send_window_(slots_), handshake_s_(handshake_of(ctx)) {
+        slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
+        handshake_s_(handshake_of(ctx)) {
     plan(share);
     sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
     recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
@@ -108,10 +111,13 @@ class Channel {
         if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return {&recvs_[item.recv]};
         if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
           return {&sends_[item.overwritten_send]};
-        // Up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport posts them,
-        // over a socket as one byte stream carries them back to back. Waiting for each send to complete
-        // before the next would charge every step the route's latency, which neither pays (and made the
-        // busbw drop where slices cross SMPI's eager limit).
+        // Across nodes up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport
+        // posts them, over a socket as one byte stream carries them back to back. Waiting for each send to
+        // complete would charge every step the route's latency, which neither pays (and made the busbw
+        // drop where slices cross SMPI's eager limit). Inside a node one: the thread block's own stores.
+        // Several would each take a max-min share of a link the next hop also crosses (a GPU's port, a
+        // PCIe switch's uplink) where NCCL's hop gets one: on the 8x4 IB nodes, staged through host memory,
+        // that made busbw slide 10% from 128 MiB to 1 GiB as the hops' shares drifted.
         if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
           return {&sends_[item.send - send_window_]};
         if (item.recv >= 0) consume(item);
@@ -211,12 +217,15 @@ class Channel {
     ctx_.isend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &sends_[item.send]);
   }
 
+  bool sends_to_same_node(const AllreduceContext& ctx) const {
+    const auto& nodes = ctx.node_of_rank;
+    return !nodes.empty() && nodes[static_cast<std::size_t>(ctx.rank)] == nodes[static_cast<std::size_t>(right_)];
+  }
+
   // Simple's handshake on this channel's send connection: inside the node or across nodes.
   double handshake_of(const AllreduceContext& ctx) const {
     if (ctx.nccl.protocol != NcclWire::simple) return 0;
-    const auto& nodes = ctx.node_of_rank;
-    const bool same_node = !nodes.empty() && nodes[static_cast<std::size_t>(ctx.rank)] == nodes[static_cast<std::size_t>(right_)];
-    return same_node ? ctx.nccl.handshake_intra_s : ctx.nccl.handshake_net_s;
+    return sends_to_same_node(ctx) ? ctx.nccl.handshake_intra_s : ctx.nccl.handshake_net_s;
   }
 
   float* data_;
