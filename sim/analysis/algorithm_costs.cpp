@@ -156,11 +156,6 @@ std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes,
 namespace ringsim {
 namespace {
 
-constexpr int kLL = 0, kLL128 = 1, kSimple = 2;
-
-int protocol_index(NcclProtocol protocol) {
-  return protocol == NcclProtocol::ll ? kLL : protocol == NcclProtocol::ll128 ? kLL128 : kSimple;
-}
 
 // The ring's constants of one era of tuning.cc, in microseconds. Read in NCCL's sources at 2.7.5,
 // a 2.17 tree, 2.20.3 and a 2.23+ tree; the boundaries between those are the releases that changed them.
@@ -222,19 +217,23 @@ double ll128_max_GBps_per_channel(const NcclCase& c) {
 
 }  // namespace
 
+int nccl_protocol_index(NcclProtocol protocol) {
+  return protocol == NcclProtocol::ll ? kNcclLL : protocol == NcclProtocol::ll128 ? kNcclLL128 : kNcclSimple;
+}
+
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
   const RingConstants& k = constants_of(c.version);
-  const int p = protocol_index(protocol);
+  const int p = nccl_protocol_index(protocol);
   const double steps = 2.0 * (c.ranks - 1);
   const double ppn = static_cast<double>(c.ranks) / c.nodes;
   // Bandwidth, GB/s: the search's channels at its per-channel bandwidth, then the protocol's factor.
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
-  if (p == kLL) {
+  if (p == kNcclLL) {
     bus_GBps *= ll_factor(c.version);
     if (c.version.at_least(2, 12)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // no cap in 2.7
   }
-  if (p == kLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
-  else if (p == kLL128)
+  if (p == kNcclLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
+  else if (p == kNcclLL128)
     bus_GBps = std::min(bus_GBps * (k.ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
                         c.search_channels * ll128_max_GBps_per_channel(c));
   const double algbw_GBps = bus_GBps * c.ranks / steps;
@@ -242,12 +241,12 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
   double inter = (ppn == 1 ? k.net_tree : k.net)[p];
   if (c.nodes == 1) inter = intra;
-  if (k.ll_intra_slower && c.nodes > 1 && p == kLL) intra *= 1.8;
-  if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kSimple ? 3.0 : 1.0);
+  if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
+  if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kNcclSimple ? 3.0 : 1.0);
   double inter_steps = c.nodes == 1 ? 0 : k.inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
   if (k.one_hop_kind) inter_steps = c.nodes == 1 ? 0 : steps;  // across nodes every step is a network hop
   double latency_us = k.base[p] + (steps - inter_steps) * intra + inter_steps * inter;
-  if (p == kSimple && c.nodes > 1 && k.simple_plateau) {
+  if (p == kNcclSimple && c.nodes > 1 && k.simple_plateau) {
     const double b = static_cast<double>(bytes);
     const bool plateau = k.plateau_per_channel ? b / (static_cast<double>(c.channels) * c.ranks) >= 64
                                                : b >= c.ranks / 16.0 * 65536;

@@ -72,6 +72,10 @@ struct NcclPrediction {
 };
 
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
+// A protocol's index in the per-protocol tables of NCCL's tuning.cc: LL, LL128, Simple.
+inline constexpr int kNcclLL = 0, kNcclLL128 = 1, kNcclSimple = 2;
+int nccl_protocol_index(NcclProtocol protocol);
+
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 
 // LL's cap on the bus bandwidth in GB/s (llMaxBws, 2.12 on; the tree's from 2.8), by GPU, CPU and nodes.
