@@ -211,7 +211,8 @@ double ll_max_GBps(const NcclCase& c) {
 }
 
 double ll128_max_GBps_per_channel(const NcclCase& c) {
-  if (!c.version.at_least(2, 12)) return 16.7;  // 2.7's ll128MaxBwPerCh for allreduce
+  if (!c.version.at_least(2, 8)) return 16.7;  // 2.7's ll128MaxBwPerCh for allreduce
+  if (!c.version.at_least(2, 10)) return 16.9;  // 2.8-2.9's; one value for every collective from 2.10
   return generation(c.compute_capability) == 2 ? 36.7 : 20.0;
 }
 
@@ -230,7 +231,7 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
   if (p == kNcclLL) {
     bus_GBps *= ll_factor(c.version);
-    if (c.version.at_least(2, 12)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // no cap in 2.7
+    if (c.version.at_least(2, 8)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // llMaxBws came with 2.8
   }
   if (p == kNcclLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
   else if (p == kNcclLL128)
@@ -268,8 +269,9 @@ bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
   if (!nccl_has_protocol(c.version, protocol)) return false;
   const int cc = c.compute_capability;
-  if (!c.version.at_least(2, 7)) return c.nvlink && c.nodes == 1 && cc == 70;  // Volta only before 2.7
-  return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);
+  const bool nic_near = c.nodes == 1 || c.nic_beside_gpu;  // one node: no NIC on the path (PIX)
+  if (!c.version.at_least(2, 7)) return c.nvlink && nic_near && cc == 70;  // Volta only before 2.7
+  return c.nvlink && nic_near && (cc == 70 || cc == 80 || (cc == 90 && c.version.at_least(2, 16)));
 }
 
 namespace {
@@ -331,6 +333,9 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   c.ranks = ranks;
   c.nodes = std::max(1, nodes);
   c.nvlink = facts.nvlink;
+  c.nic_beside_gpu = !facts.nodes.empty() && std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) {
+    return std::all_of(node.nic_beside_gpu.begin(), node.nic_beside_gpu.end(), [](int nic) { return nic >= 0; });
+  });
   // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one node one
   // channel at the intra-node rate. From 2.5 on the communicator then doubles the channels
   // (connect.cc); 2.4 runs the search's (the public 2.4.7 runs log one channel, the 2.6.4 runs two).
@@ -350,7 +355,9 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
   if (c.nodes > 1 && !model.nccl_facts->nodes.empty()) {
     // The search sees the NICs beside the placement's ranks, not every NIC of the node, and the
     // bandwidth its channels get through them and the GPUs' ports (nccl_rails.h).
-    const int search = nccl_search_rails(node_of_ranks(placement), nccl_rail_of_ranks(*model.nccl_facts, placement));
+    const std::vector<int> rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
+    c.nic_beside_gpu = std::all_of(rails.begin(), rails.end(), [](int nic) { return nic >= 0; });
+    const int search = nccl_search_rails(node_of_ranks(placement), rails);
     const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
     c.search_channels = search;
     c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));
