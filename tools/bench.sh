@@ -22,7 +22,7 @@
 # usage: tools/bench.sh [--markdown] [-n "64 256 512 1024"] [-g "1 8"] [-s 64MiB] [-a ring] [-e "auto"]
 #                       [-t BASELINE_LIMIT_S] [-T RINGSIM_LIMIT_S] [-B]   (the build must exist: tools/build.sh)
 #   --markdown  print docs/performance.md (tools/bench.sh --markdown ... >docs/performance.md)
-#   -h  this help
+#   -h, --help  this help
 #   -n  rank counts (default: 64 256 512 1024; 2048 and 4096 work too, e.g. -n "2048 4096" -t 60)
 #   -g  GPUs per node, one row per layout (default: "1 8")
 #   -s  buffer size (default: 64MiB)
@@ -54,7 +54,7 @@ done
 markdown=0
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --markdown ]; then markdown=1; else options+=("$arg"); fi
+  case $arg in --markdown) markdown=1 ;; --help) options+=(-h) ;; *) options+=("$arg") ;; esac
 done
 set -- ${options[@]+"${options[@]}"}
 usage() { sed -n '/^# usage/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }

@@ -156,11 +156,6 @@ std::optional<CostParameters> intra_node_cost_parameters(TopologyRoutes& routes,
 namespace ringsim {
 namespace {
 
-constexpr int kLL = 0, kLL128 = 1, kSimple = 2;
-
-int protocol_index(NcclProtocol protocol) {
-  return protocol == NcclProtocol::ll ? kLL : protocol == NcclProtocol::ll128 ? kLL128 : kSimple;
-}
 
 // The ring's constants of one era of tuning.cc, in microseconds. Read in NCCL's sources at 2.7.5,
 // a 2.17 tree, 2.20.3 and a 2.23+ tree; the boundaries between those are the releases that changed them.
@@ -216,25 +211,30 @@ double ll_max_GBps(const NcclCase& c) {
 }
 
 double ll128_max_GBps_per_channel(const NcclCase& c) {
-  if (!c.version.at_least(2, 12)) return 16.7;  // 2.7's ll128MaxBwPerCh for allreduce
+  if (!c.version.at_least(2, 8)) return 16.7;  // 2.7's ll128MaxBwPerCh for allreduce
+  if (!c.version.at_least(2, 10)) return 16.9;  // 2.8-2.9's; one value for every collective from 2.10
   return generation(c.compute_capability) == 2 ? 36.7 : 20.0;
 }
 
 }  // namespace
 
+int nccl_protocol_index(NcclProtocol protocol) {
+  return protocol == NcclProtocol::ll ? kNcclLL : protocol == NcclProtocol::ll128 ? kNcclLL128 : kNcclSimple;
+}
+
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
   const RingConstants& k = constants_of(c.version);
-  const int p = protocol_index(protocol);
+  const int p = nccl_protocol_index(protocol);
   const double steps = 2.0 * (c.ranks - 1);
   const double ppn = static_cast<double>(c.ranks) / c.nodes;
   // Bandwidth, GB/s: the search's channels at its per-channel bandwidth, then the protocol's factor.
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
-  if (p == kLL) {
+  if (p == kNcclLL) {
     bus_GBps *= ll_factor(c.version);
-    if (c.version.at_least(2, 12)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // no cap in 2.7
+    if (c.version.at_least(2, 8)) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);  // llMaxBws came with 2.8
   }
-  if (p == kLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
-  else if (p == kLL128)
+  if (p == kNcclLL128 && k.ll128_total_cap > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ll128_total_cap);
+  else if (p == kNcclLL128)
     bus_GBps = std::min(bus_GBps * (k.ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
                         c.search_channels * ll128_max_GBps_per_channel(c));
   const double algbw_GBps = bus_GBps * c.ranks / steps;
@@ -242,12 +242,12 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
   double inter = (ppn == 1 ? k.net_tree : k.net)[p];
   if (c.nodes == 1) inter = intra;
-  if (k.ll_intra_slower && c.nodes > 1 && p == kLL) intra *= 1.8;
-  if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kSimple ? 3.0 : 1.0);
+  if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
+  if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kNcclSimple ? 3.0 : 1.0);
   double inter_steps = c.nodes == 1 ? 0 : k.inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
   if (k.one_hop_kind) inter_steps = c.nodes == 1 ? 0 : steps;  // across nodes every step is a network hop
   double latency_us = k.base[p] + (steps - inter_steps) * intra + inter_steps * inter;
-  if (p == kSimple && c.nodes > 1 && k.simple_plateau) {
+  if (p == kNcclSimple && c.nodes > 1 && k.simple_plateau) {
     const double b = static_cast<double>(bytes);
     const bool plateau = k.plateau_per_channel ? b / (static_cast<double>(c.channels) * c.ranks) >= 64
                                                : b >= c.ranks / 16.0 * 65536;
@@ -266,7 +266,7 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
 NcclHandshake nccl_simple_handshake(const NcclCase& c) {
   const RingConstants& k = constants_of(c.version);
   const double* intra = c.nvlink ? k.nvlink : k.pcie;
-  return {(intra[kSimple] - intra[kLL]) * 1e-6, (k.net[kSimple] - k.net[kLL]) * 1e-6};
+  return {(intra[kNcclSimple] - intra[kNcclLL]) * 1e-6, (k.net[kNcclSimple] - k.net[kNcclLL]) * 1e-6};
 }
 double nccl_ll_max_GBps(const NcclCase& c) { return ll_max_GBps(c); }
 
@@ -274,8 +274,9 @@ bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
   if (protocol != NcclProtocol::ll128) return protocol != NcclProtocol::auto_choice;
   if (!nccl_has_protocol(c.version, protocol)) return false;
   const int cc = c.compute_capability;
-  if (!c.version.at_least(2, 7)) return c.nvlink && c.nodes == 1 && cc == 70;  // Volta only before 2.7
-  return c.nvlink && c.nodes == 1 && (cc == 70 || cc == 80 || cc == 90);
+  const bool nic_near = c.nodes == 1 || c.nic_beside_gpu;  // one node: no NIC on the path (PIX)
+  if (!c.version.at_least(2, 7)) return c.nvlink && nic_near && cc == 70;  // Volta only before 2.7
+  return c.nvlink && nic_near && (cc == 70 || cc == 80 || (cc == 90 && c.version.at_least(2, 16)));
 }
 
 namespace {
@@ -341,6 +342,9 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   c.ranks = ranks;
   c.nodes = std::max(1, nodes);
   c.nvlink = facts.nvlink;
+  c.nic_beside_gpu = !facts.nodes.empty() && std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) {
+    return std::all_of(node.nic_beside_gpu.begin(), node.nic_beside_gpu.end(), [](int nic) { return nic >= 0; });
+  });
   // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one node one
   // channel at the intra-node rate. From 2.5 on the communicator then doubles the channels
   // (connect.cc); 2.4 runs the search's (the public 2.4.7 runs log one channel, the 2.6.4 runs two).
@@ -360,7 +364,9 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
   if (c.nodes > 1 && !model.nccl_facts->nodes.empty()) {
     // The search sees the NICs beside the placement's ranks, not every NIC of the node, and the
     // bandwidth its channels get through them and the GPUs' ports (nccl_rails.h).
-    const int search = nccl_search_rails(node_of_ranks(placement), nccl_rail_of_ranks(*model.nccl_facts, placement));
+    const std::vector<int> rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
+    c.nic_beside_gpu = std::all_of(rails.begin(), rails.end(), [](int nic) { return nic >= 0; });
+    const int search = nccl_search_rails(node_of_ranks(placement), rails);
     const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
     c.search_channels = search;
     c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));

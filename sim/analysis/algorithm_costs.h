@@ -62,6 +62,7 @@ struct NcclCase {
   double channel_bandwidth_Bps = 0;  // the search's bandwidth per channel (graph->bwInter / bwIntra)
   int channels = 2;                 // what the communicator runs (comm->nChannels): twice the search's
   bool nvlink = false;              // intra-node hops are NVLink (else PCIe)
+  bool nic_beside_gpu = false;      // every rank's GPU has a NIC on its own PCIe switch (NCCL's typeInter <= PXB)
 };
 
 struct NcclPrediction {
@@ -81,13 +82,19 @@ struct NcclHandshake {
 NcclHandshake nccl_simple_handshake(const NcclCase& c);
 
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
+// A protocol's index in the per-protocol tables of NCCL's tuning.cc: LL, LL128, Simple.
+inline constexpr int kNcclLL = 0, kNcclLL128 = 1, kNcclSimple = 2;
+int nccl_protocol_index(NcclProtocol protocol);
+
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 
-// LL's cap on the bus bandwidth in GB/s (llMaxBws, 2.12 on; the tree's from 2.8), by GPU, CPU and nodes.
+// LL's cap on the bus bandwidth in GB/s (llMaxBws, 2.8 on, ring and tree), by GPU, CPU and nodes.
 double nccl_ll_max_GBps(const NcclCase& c);
 
-// Whether NCCL enables PROTOCOL without NCCL_PROTO: LL128 only inside one NVLink node of Volta,
-// Ampere or Hopper GPUs (tuning.cc enables it elsewhere only with GPUDirect NICs, never over sockets).
+// Whether NCCL enables PROTOCOL without NCCL_PROTO: LL128 only on NVLink nodes of Volta (2.5 on),
+// Ampere (2.7 on) or Hopper (2.16 on) GPUs, and across nodes only where each GPU's NIC sits on its
+// PCIe switch (tuning.cc: typeInter <= PXB; 2.5-2.6 <= LINK_PCI), as on DGX-class nodes with GPUDirect
+// RDMA; never through the CPU or over sockets.
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol);
 
 // REQUESTED, or with auto_choice the enabled protocol NCCL's model predicts fastest (as NCCL picks).

@@ -6,12 +6,6 @@
 namespace ringsim {
 namespace {
 
-constexpr int kTreeLL = 0, kTreeLL128 = 1, kTreeSimple = 2;
-
-int tree_protocol_index(NcclProtocol protocol) {
-  return protocol == NcclProtocol::ll ? kTreeLL : protocol == NcclProtocol::ll128 ? kTreeLL128 : kTreeSimple;
-}
-
 // The tree's constants of one era of tuning.cc, in microseconds and GB/s, read at the tags named.
 struct TreeConstants {
   double base[3];
@@ -81,7 +75,7 @@ int tree_floor_log2(int n) {  // NCCL's log2i: 0 for 0 and 1
 
 NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes, bool empirical) {
   const TreeConstants& k = tree_constants_of(c.version);
-  const int p = tree_protocol_index(protocol);
+  const int p = nccl_protocol_index(protocol);
   const bool ampere = c.compute_capability == 80, hopper = c.compute_capability >= 90;
   const int by_nodes = c.nodes <= 2 ? c.nodes - 1 : 2;
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
@@ -89,7 +83,7 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
     if (ampere && c.version.at_least(2, 7) && !c.version.at_least(2, 19)) bus_GBps = std::min(bus_GBps, 235.0);
     double cap = 0;
     if (k.fixed_caps) {
-      const bool ampere_ll128 = c.version.at_least(2, 7) && ampere && p == kTreeLL128;
+      const bool ampere_ll128 = c.version.at_least(2, 7) && ampere && p == kNcclLL128;
       cap = c.nodes > 2 ? (ampere_ll128 ? 105.0 : 80.0) : (ampere_ll128 ? 130.0 : 110.0);
     } else {
       const double per_channel = hopper ? k.hopper_per_channel[by_nodes]
@@ -99,11 +93,11 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
     }
     bus_GBps = std::min(bus_GBps * k.efficiency, cap);
   }
-  if (p == kTreeLL) {
+  if (p == kNcclLL) {
     bus_GBps *= k.ll_factor;
     if (c.version.at_least(2, 8)) bus_GBps = std::min(bus_GBps, nccl_ll_max_GBps(c));
   }
-  if (p == kTreeLL128) {
+  if (p == kNcclLL128) {
     if (!c.version.at_least(2, 7)) {
       bus_GBps *= 7.0 / 9;
     } else {
@@ -124,7 +118,7 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
     if (log_size < 23) algbw_GBps *= k.correction[p][log_size];
   }
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
-  if (k.ll_intra_slower && c.nodes > 1 && p == kTreeLL) intra *= 1.8;
+  if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   const double per_node = std::floor(ppn);  // nRanks / nNodes in integers
   const double latency_us = k.base[p] + 2 * ((per_node - 1) * intra + tree_floor_log2(c.nodes) * k.net[p]);
   NcclPrediction prediction;

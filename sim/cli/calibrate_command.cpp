@@ -1,6 +1,7 @@
 // `ringsim calibrate`: fit the ring's per-step latency and the effective bandwidth of the busiest
 // NIC direction to a measured trace, and write a model file that `run`/`validate --model` apply.
 // The point: calibrate on one layout of a cluster, predict another layout of the same cluster.
+#include "../analysis/algorithm_costs.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"
@@ -126,8 +127,10 @@ int calibrate_command(int argc, char** argv) {
   adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
   adopt_trace_nccl_settings(scenario, input, load_platform(scenario.topology));
+  ModelSettings with_facts = scenario.model;  // NCCL's channels spread over the NICs beside its ranks
+  with_facts.nccl_facts = nccl_topology_facts(*platform.topology);
   const RingCalibration calibration =
-      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario));
+      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario), with_facts);
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);

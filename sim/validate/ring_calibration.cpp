@@ -2,6 +2,7 @@
 
 #include "../common/input_error.h"
 #include "../analysis/nccl_choice.h"
+#include "../analysis/nccl_rails.h"
 #include "../analysis/topology_graph.h"
 
 #include <algorithm>
@@ -42,7 +43,7 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
   TopologyRoutes routes(*platform.topology, PlatformModel{});  // the topology as written: the model is what calibration writes
   std::vector<const PlacementSpec*> placements;
   for (const auto& measured : grouped.cases)
-    if (measured.placement.order != RankOrder::optimized && calibration_edges("ring", measured.placement) > 0)
+    if (measured.placement.order != RankOrder::optimized && busiest_nic_direction_edges(measured.placement) > 0)
       placements.push_back(&measured.placement);
   if (placements.empty())
     for (const auto& measured : grouped.cases) placements.push_back(&measured.placement);
@@ -71,15 +72,21 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
   return route_terms(routes, *longest);
 }
 
-int calibration_edges(const std::string& algorithm, const PlacementSpec& placement) {
+double calibration_edges(const std::string& algorithm, const PlacementSpec& placement, const ModelSettings& model) {
   if (!is_nccl_algorithm(algorithm)) return busiest_nic_direction_edges(placement);  // NCCL: node-contiguous rings
   int nodes_used = 0;
   for (int ranks : placement.ranks_per_node) nodes_used += ranks > 0 ? 1 : 0;
-  return nodes_used > 1 ? 1 : 0;
+  if (nodes_used < 2) return 0;
+  const std::optional<NcclCase> c = nccl_case_of(model, placement);
+  if (!c || !model.nccl_facts || model.nccl_facts->nodes.empty()) return 1;
+  // The rails' bus bandwidth is a NIC's rate over the busiest direction's share of the channels.
+  const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c->channels);
+  const double nic_Bps = model.nccl_facts->nic_bandwidth_Bps;
+  return use.bus_bandwidth_Bps > 0 && nic_Bps > 0 ? std::min(1.0, nic_Bps / use.bus_bandwidth_Bps) : 1;
 }
 
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file, const std::string& algorithm) {
+                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model) {
   RingCalibration calibration;
   calibration.route = route;
   calibration.algorithm = algorithm;
@@ -87,11 +94,11 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
   for (const auto& measured : grouped.cases) {
     const int n = measured.placement.total_ranks();
     if (measured.placement.order == RankOrder::optimized) continue;  // its order is the model's choice: not a fit input
-    const int edges = calibration_edges(algorithm, measured.placement);
-    if (edges == 0 || n < 2) continue;  // no traffic between nodes: nothing about the network to learn
+    const double edges = calibration_edges(algorithm, measured.placement, model);
+    if (edges <= 0 || n < 2) continue;  // no traffic between nodes: nothing about the network to learn
     for (const auto& [bytes, time] : measured.median_time_s) {
       if (bytes < min_bytes) continue;
-      samples.push_back({static_cast<double>(edges) * static_cast<double>(bytes) / n, time / (2.0 * (n - 1))});
+      samples.push_back({edges * static_cast<double>(bytes) / n, time / (2.0 * (n - 1))});
       calibration.rows.push_back({measured.placement.label(), bytes, n, edges, time, 0});
     }
   }

@@ -38,7 +38,8 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
 struct CalibrationRow {
   std::string label;  // the placement's
   std::uint64_t bytes = 0;
-  int ranks = 0, edges = 0;  // edges: ring edges on the busiest NIC direction
+  int ranks = 0;
+  double edges = 0;  // ring edges on the busiest NIC direction (NCCL's rings over several NICs: a fraction)
   double measured_s = 0;
   double fitted_s = 0;  // 2(N-1) fitted steps
 };
@@ -57,14 +58,16 @@ struct RingCalibration {
 };
 
 // Ring edges on the busiest NIC direction for ALGORITHM's ring on PLACEMENT: the rank order's for the
-// MPI rings; one for nccl_ring, whose node-contiguous rings cross each node boundary once per direction
-// (its C channels each carry 1/C of the data over the same NIC).
-int calibration_edges(const std::string& algorithm, const PlacementSpec& placement);
+// MPI rings. NCCL's node-contiguous rings cross each node boundary once per direction, each of its C
+// channels carrying 1/C of the data: on one NIC per node that is one edge; over k NICs, as NCCL
+// spreads its channels beside the ranks' NICs (nccl_rails.h, MODEL's NCCL facts), the busiest NIC
+// direction carries the share of the channels crossing it (1/k when they spread evenly).
+double calibration_edges(const std::string& algorithm, const PlacementSpec& placement, const ModelSettings& model);
 
 // Fits every case (optimized orders and single-node cases excluded) at sizes >= MIN_BYTES, counting
-// edges for ALGORITHM. Throws InputError naming TRACE_FILE when the samples cannot be fitted.
+// edges for ALGORITHM under MODEL. Throws InputError naming TRACE_FILE when the samples cannot be fitted.
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file, const std::string& algorithm);
+                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model);
 
 // The model file that `run`/`validate --model` apply, with the calibration's provenance.
 nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,

@@ -117,6 +117,58 @@ TEST_CASE("NCCL 2.8-2.17: the per-channel cap (Volta 10 GB/s on more than 2 node
   CHECK(nccl_tree_time(ib_case(2, 8, 32, 8, 80), NcclProtocol::simple, 1u << 30).algbw_Bps == doctest::Approx(11.5e9 / 2));
 }
 
+TEST_CASE("NCCL 2.9 on two p4d nodes: LL128 across nodes where each GPU's NIC is on its PCIe switch, Ring/LL128 to 32 MiB") {
+  // 16 A100 ranks on 2 NVSwitch nodes, 4 NICs of 12.5 GB/s each beside two GPUs (GPUDirect RDMA):
+  // 4 search channels, 50 GB/s of bus. tuning.cc enables LL128 where typeInter <= PXB and typeIntra is NVLink.
+  NcclCase c = ib_case(2, 9, 16, 2, 80);
+  c.search_channels = 4;
+  c.channels = 8;
+  c.nvlink = true;
+  CHECK_FALSE(nccl_protocol_enabled(c, NcclProtocol::ll128));  // the NIC behind the CPU
+  c.nic_beside_gpu = true;
+  REQUIRE(nccl_protocol_enabled(c, NcclProtocol::ll128));
+  // Ring/LL128: 10 + 28 x 1.9 + 2 x 4.0 = 71.2 us at min(0.92 x 50, 4 x 16.9) x 16/30 GB/s.
+  const NcclPrediction ring = nccl_ring_time(c, NcclProtocol::ll128, 8u << 20);
+  CHECK(ring.latency_s * 1e6 == doctest::Approx(71.2));
+  CHECK(ring.algbw_Bps == doctest::Approx(46e9 * 16 / 30));
+  // Tree/LL128: 4.4 + 2(7 x 1.25 + 8.5) = 38.9 us.
+  CHECK(nccl_tree_time(c, NcclProtocol::ll128, 1u << 30).latency_s * 1e6 == doctest::Approx(4.4 + 2 * (7 * 1.25 + 8.5)));
+  CHECK(pick(c, 32 << 10) == "Tree/LL");      // 35.2 us
+  CHECK(pick(c, 64 << 10) == "Ring/LL");      // 42.5 us
+  CHECK(pick(c, 128 << 10) == "Tree/LL128");  // 49.3 us
+  CHECK(pick(c, 1u << 20) == "Ring/LL128");   // 113.9 us
+  CHECK(pick(c, 32u << 20) == "Ring/LL128");  // 1438.9 us against Ring/Simple 1491.6
+  CHECK(pick(c, 64u << 20) == "Ring/Simple");
+  // Without LL128 Ring/LL holds to 1 MiB and Simple follows.
+  c.nic_beside_gpu = false;
+  CHECK(pick(c, 1u << 20) == "Ring/LL");
+  CHECK(pick(c, 8u << 20) == "Ring/Simple");
+  // Hopper's LL128 came with 2.16; Volta's alone before 2.7.
+  NcclCase hopper = c;
+  hopper.nic_beside_gpu = true;
+  hopper.compute_capability = 90;
+  CHECK_FALSE(nccl_protocol_enabled(hopper, NcclProtocol::ll128));
+  hopper.version = {2, 16};
+  CHECK(nccl_protocol_enabled(hopper, NcclProtocol::ll128));
+}
+
+TEST_CASE("NCCL 2.8 on: the ring's LL capped at llMaxBws (39 GB/s across 2 Intel nodes); 2.7 had no cap") {
+  NcclCase c = ib_case(2, 8, 16, 2, 80);
+  c.search_channels = 16;  // 200 GB/s of bus: a quarter is 50 GB/s, above the cap
+  CHECK(nccl_ring_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(39e9 * 16 / 30));
+  c.version = {2, 7};
+  CHECK(nccl_ring_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(50e9 * 16 / 30));
+  // LL128's per-channel maximum for allreduce: 16.7 GB/s in 2.7, 16.9 in 2.8-2.9, 20 from 2.10.
+  c.nvlink = true;
+  c.search_channels = 1;
+  c.channel_bandwidth_Bps = 300e9;
+  CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(16.7e9 * 16 / 30));
+  c.version = {2, 9};
+  CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(16.9e9 * 16 / 30));
+  c.version = {2, 10};
+  CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(20e9 * 16 / 30));
+}
+
 TEST_CASE("NCCL 2.18, 2.19-2.22 and 2.23 on: the tree's latencies of each era, and x 0.85 with one GPU per node from 2.19") {
   CHECK(nccl_tree_time(ib_case(2, 18, 32, 8, 80), NcclProtocol::simple, 1u << 30).latency_s * 1e6 ==
         doctest::Approx(2 * (3 * 6 + 3 * 14)));

@@ -1,5 +1,6 @@
 // `calibrate`'s computation without the binary: a trace made from known a and b gives them back,
 // expressed against the route's latency and the NIC's bandwidth.
+#include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/common/input_error.h"
 #include "../../sim/validate/latency_calibration.h"
 #include "../../sim/validate/ring_calibration.h"
@@ -34,7 +35,7 @@ TEST_CASE("calibrate_ring recovers the per-step latency and bandwidth of an exac
   grouped.cases.push_back(measured_case({{4}, RankOrder::block}, a, b));       // one node: not a fit input
   const CalibrationRoute route{.route_latency_s = 6e-6, .fixed_latency_s = 1e-6, .nic_hops = 2, .nic_bandwidth_Bps = 2e9};  // 2 x 2.5 + 1 us
 
-  const RingCalibration calibration = calibrate_ring(route, grouped, 1 << 20, "trace.json", "ring");
+  const RingCalibration calibration = calibrate_ring(route, grouped, 1 << 20, "trace.json", "ring", ModelSettings{});
   REQUIRE(calibration.rows.size() == 4);  // two cases, two sizes at or above 1 MiB
   CHECK(calibration.fit.samples == 4);
   CHECK(calibration.fit.latency_s == doctest::Approx(a).epsilon(1e-6));
@@ -60,11 +61,11 @@ TEST_CASE("calibrating nccl_ring counts one edge per NIC direction whatever the 
   MeasuredCase cyclic{{{2, 2}, RankOrder::cyclic}, {}};
   for (std::uint64_t bytes : {1u << 20, 1u << 24}) cyclic.median_time_s[bytes] = ring_time_s(a, b, 4, 1, bytes);
   grouped.cases.push_back(cyclic);
-  const RingCalibration calibration = calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "nccl_ring");
+  const RingCalibration calibration = calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "nccl_ring", ModelSettings{});
   REQUIRE(calibration.rows.size() == 2);
   CHECK(calibration.rows[0].edges == 1);
-  CHECK(calibration_edges("ring", {{2, 2}, RankOrder::cyclic}) == 2);
-  CHECK(calibration_edges("nccl_ring", {{4, 0}, RankOrder::block}) == 0);
+  CHECK(calibration_edges("ring", {{2, 2}, RankOrder::cyclic}, ModelSettings{}) == 2);
+  CHECK(calibration_edges("nccl_ring", {{4, 0}, RankOrder::block}, ModelSettings{}) == 0);
   CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
   CHECK(calibrated_model(calibration, "trace.json", "nccl-tests", 0).at("calibration").at("algorithm") == "nccl_ring");
   // Its steps are pipelined slices, each paying the route's latency: the step model's a is not one.
@@ -72,10 +73,35 @@ TEST_CASE("calibrating nccl_ring counts one edge per NIC direction whatever the 
   CHECK_FALSE(calibrated_model(calibration, "trace.json", "nccl-tests", 0).contains("nic_latency"));
 }
 
+TEST_CASE("calibrating NCCL on nodes of several NICs counts the busiest NIC direction's share of the channels") {
+  // Two p4d nodes: 8 GPUs, 4 NICs each beside two GPUs. NCCL's 8 channels (twice the search's 4) cross
+  // each node boundary once per direction, two through each NIC: the busiest NIC direction carries 2/8
+  // of the ring, so a trace at 4 x 10 GB/s of bus bandwidth is 10 GB/s per NIC direction, not 40.
+  Scenario scenario;
+  scenario.topology = std::string(RINGSIM_SOURCE_DIR) + "/topologies/aws-p4d-efa-2x8.json";
+  const Platform platform = calibration_platform(scenario);
+  ModelSettings model;
+  model.nccl_facts = nccl_topology_facts(*platform.topology);
+  const PlacementSpec two_nodes{{8, 8}, RankOrder::block};
+  CHECK(calibration_edges("nccl", two_nodes, model) == doctest::Approx(0.25));
+  CHECK(calibration_edges("nccl_ring", {{4, 4}, RankOrder::block}, model) == doctest::Approx(0.5));  // GPUs 0-3: 2 NICs
+  CHECK(calibration_edges("nccl_ring", {{2, 2}, RankOrder::block}, model) == 1);  // GPUs 0-1 share one NIC
+  CHECK(calibration_edges("ring", two_nodes, model) == 1);  // the MPI ring: one edge, whatever the NICs
+  const double b = 1e-10;  // 10 GB/s per NIC direction
+  GroupedTrace grouped;
+  MeasuredCase measured{two_nodes, {}};
+  for (std::uint64_t bytes : {1u << 24, 1u << 28}) measured.median_time_s[bytes] = ring_time_s(0, b / 4, 16, 1, bytes);
+  grouped.cases.push_back(measured);
+  const RingCalibration calibration =
+      calibrate_ring({.route_latency_s = 2.5e-6, .nic_bandwidth_Bps = 12.5e9}, grouped, 0, "trace.json", "nccl", model);
+  CHECK(calibration.fit.bandwidth_Bps() == doctest::Approx(1 / b).epsilon(1e-6));
+  CHECK(calibration.nic_efficiency == doctest::Approx(0.8).epsilon(1e-6));
+}
+
 TEST_CASE("a trace faster than the topology's NIC is an input error, not an efficiency above 1") {
   GroupedTrace grouped;
   grouped.cases.push_back(measured_case({{2, 2}, RankOrder::block}, 12e-6, 1e-10));  // 10 GB/s on a 2 GB/s NIC
-  CHECK_THROWS_WITH_AS(calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "ring"),
+  CHECK_THROWS_WITH_AS(calibrate_ring({.route_latency_s = 6e-6, .nic_bandwidth_Bps = 2e9}, grouped, 0, "trace.json", "ring", ModelSettings{}),
                        doctest::Contains("trace.json: the trace moves 10000 MB/s per NIC direction"), InputError);
 }
 
@@ -123,7 +149,7 @@ TEST_CASE("calibration on two racks expresses the fit against the route over the
   CHECK(route.fixed_latency_s == doctest::Approx(1e-6 + 3e-6 + 7e-6 + 3e-6 + 1e-6).epsilon(1e-12));  // 15 us
   CHECK(route.nic_hops == 2);
   CHECK(route.nic_bandwidth_Bps == doctest::Approx(10e9 / 8).epsilon(1e-12));  // the slower NIC, a's
-  const RingCalibration calibration = calibrate_ring(route, across, 0, "trace.json", "ring");
+  const RingCalibration calibration = calibrate_ring(route, across, 0, "trace.json", "ring", ModelSettings{});
   REQUIRE(calibration.nic_latency_s.has_value());
   CHECK(*calibration.nic_latency_s == doctest::Approx((40e-6 - 15e-6) / 2).epsilon(1e-6));  // 12.5 us per NIC
 
