@@ -74,6 +74,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
       reader.fail("compute_capability", fmt::format("expected 70, 80, 90 or another multiple of 10, found {}", *capability));
     base.compute_capability = static_cast<int>(*capability);
   }
+  if (auto handshake = reader.optional_bool("handshake")) base.handshake = *handshake;
   reader.finish();
   return base;
 }
@@ -84,6 +85,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
                          {"buffsize", settings.buffsize},
                          {"compute_capability", settings.compute_capability}};
   if (settings.channels) json["channels"] = *settings.channels;
+  if (settings.handshake) json["handshake"] = true;
   return json;
 }
 

@@ -40,6 +40,10 @@ struct NcclSettings {
   std::uint64_t buffsize = kNcclDefaultBuffsize;
   // Of the GPUs (70 Volta, 80 Ampere, 90 Hopper): NCCL's ring latency factor depends on it.
   int compute_capability = 80;
+  // Charge Simple's per-slice handshake on nodes without NVLink under the NCCL network model. Off by
+  // default: the rank then wakes at every slice, and each wake re-solves SimGrid's sharing of every
+  // flow in flight (5x the wall time at 64 ranks, 100x and more at 256 on the maestro engine).
+  bool handshake = false;
 };
 
 // One node as NCCL's topology search sees it (node order of the topology, racks in turn).

@@ -27,7 +27,7 @@ json node_json(const NodeSpec& node) {
   if (!node.nic_affinity.empty()) value["nic_affinity"] = node.nic_affinity;
   if (node.nic_transport != NicTransport::tcp) value["nic_transport"] = static_cast<int>(node.nic_transport);
   if (node.switch_gpus > 0) value["pcie_switch"] = {node.switch_gpus, link_json(node.pcie_switch)};
-  if (node.gdr != (node.intra_kind == IntraKind::nvlink)) value["gdr"] = node.gdr;
+  if (!node.gdr) value["gdr"] = false;
   return value;
 }
 
@@ -58,7 +58,7 @@ NodeSpec node_of(const JsonValue& value) {
     node.switch_gpus = static_cast<int>(pair[0].integer(1, node.gpus));
     node.pcie_switch = link_of(pair[1]);
   }
-  node.gdr = fields.optional_bool("gdr").value_or(node.intra_kind == IntraKind::nvlink);
+  node.gdr = fields.optional_bool("gdr").value_or(true);
   fields.finish();
   return node;
 }

@@ -49,7 +49,7 @@ struct NodeSpec {
   // of ncclTopoCheckGdr / NCCL_NET_GDR_LEVEL). Without it NCCL stages every network transfer in host
   // memory, over the GPU's way to the host (its port and switch uplink, or the node's bus): routes
   // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
-  bool gdr = false;
+  bool gdr = true;
   double gpu_speed_flops = 0;
 };
 

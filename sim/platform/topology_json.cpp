@@ -239,10 +239,12 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   node.intra_kind = intra.kind, node.intra_ports = intra.ports, node.intra = intra.link;
   read_pcie_switch(group, node);
   // NCCL enables GPUDirect RDMA when GPU and NIC support it and sit close (ncclTopoCheckGdr: at most
-  // PCIe switches apart, NCCL_NET_GDR_LEVEL's default PXB). Data-center GPUs on NVLink nodes have a
-  // NIC beside them; on PCIe-only nodes the format states no switch shared by GPU and NIC.
+  // PCIe switches apart, NCCL_NET_GDR_LEVEL's default PXB). A topology that does not say otherwise
+  // has it: staging is a property of the hardware (consumer GPUs, no peer-memory driver) that the
+  // topology must state, and staged routes cost the simulation far more (every GPU's flows share
+  // its way to the host).
   const std::optional<bool> gdr = group.optional_bool("gdr");
-  node.gdr = gdr.value_or(node.intra_kind == IntraKind::nvlink);
+  node.gdr = gdr.value_or(true);
   if (gdr == false && node.intra_kind == IntraKind::nvlink)
     group.fail("gdr", "staging through host memory crosses a GPU's PCIe link, which an nvlink node does not describe; "
                       "use \"gdr\": true, or describe the node as \"kind\": \"pcie\"");

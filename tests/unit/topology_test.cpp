@@ -180,10 +180,12 @@ TEST_CASE("without GPUDirect RDMA NCCL's network transfers cross the GPU's way t
   CHECK(embed_ring(hkbu, nccl, {"node0-gpu3", "node1-gpu0"}).routes[0] == staged);
   const std::vector<LinkUse> direct{{"node0-nic", "up"}, {"rack0-switch", "shared"}, {"node1-nic", "down"}};
   CHECK(embed_ring(hkbu, PlatformModel{}, {"node0-gpu3", "node1-gpu0"}).routes[0] == direct);
-  // NVLink nodes have GPUDirect RDMA by default; staging them is not describable.
+  // Nodes have GPUDirect RDMA unless the topology says not; staging NVLink nodes is not describable.
   TempDir dir;
   const auto nvlink = dir.write("nvlink.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "intra": {"kind": "nvlink"}}]}]})");
   CHECK(load_topology(nvlink).racks[0].nodes[0].gdr);
+  const auto pcie = dir.write("pcie.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2}]}]})");
+  CHECK(load_topology(pcie).racks[0].nodes[0].gdr);
   const auto staged_nvlink =
       dir.write("staged.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "gdr": false, "intra": {"kind": "nvlink"}}]}]})");
   CHECK(RINGSIM_ERROR_OF(load_topology(staged_nvlink)).find("/racks/0/nodes/0/gdr: staging through host memory") != std::string::npos);
