@@ -117,6 +117,11 @@ class PlatformPlan {
 
   // The whole route between two hosts, in path order, as SimGrid routes it through the zones above.
   Hops route(HostRef from, HostRef to) const;
+  // The same hops in the order SimGrid's hierarchical routing adds their latencies: each zone's own
+  // links first, then the way from the source to that zone's gateway, then the way on to the
+  // destination. Summed in this order, the route's latency is SimGrid's to the last bit.
+  Hops latency_order(HostRef from, HostRef to) const;
+  double route_latency(HostRef from, HostRef to) const;
   const HostRef* find_host(std::string_view name) const;
 
  private:
