@@ -158,7 +158,7 @@ class Channel {
       const int n = channel_->n_;
       const int position = ((channel_->position_ - op_ - 1) % n + n) % n;
       const std::size_t offset = std::min(end_, loop_start_ + static_cast<std::size_t>(position) * chunk_);
-      pieces_ = channel_->slices(offset, std::min(chunk_, end_ - offset));
+      channel_->slice(offset, std::min(chunk_, end_ - offset), pieces_);
       chunk_position_ = position;
       set_item();
     }
@@ -194,17 +194,17 @@ class Channel {
 
   // prims' slicing: at most slices_per_chunk slices of max(ceil(length/slices), min_slice) floats
   // (rounded up to 16), never more than a step allows; an empty chunk still moves one empty slice.
-  std::vector<Piece> slices(std::size_t offset, std::size_t length) const {
+  // PIECES is refilled (a cursor keeps its vector, so walking the schedule allocates nothing).
+  void slice(std::size_t offset, std::size_t length, std::vector<Piece>& pieces) const {
     std::size_t size = (length + 16 * format_.slices_per_chunk - 1) / (16 * format_.slices_per_chunk) * 16;
     size = std::min(format_.max_slice_floats, std::max(size, format_.min_slice_floats));
-    std::vector<Piece> pieces;
+    pieces.clear();
     std::size_t done = 0;
     do {
       const std::size_t piece = std::min(size, length - done);
       pieces.push_back({offset + done, piece});
       done += piece;
     } while (static_cast<int>(pieces.size()) < format_.slices_per_chunk && done < length);
-    return pieces;
   }
 
   float* receive_slot(long k) { return slot_base_ + static_cast<std::size_t>(k % slots_) * slot_stride_; }
