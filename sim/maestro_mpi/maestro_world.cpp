@@ -38,10 +38,14 @@ MaestroWorld::MaestroWorld(std::vector<simgrid::s4u::Host*> host_of_rank, double
       matching_(host_of_rank_, fibers, graveyard_),
       owed_sleep_(host_of_rank_.size(), 0.0),
       alone_on_host_(host_of_rank_.size(), 1),
+      host_speed_(host_of_rank_.size()),
       deposits_(host_of_rank_.size()) {
   std::unordered_map<simgrid::s4u::Host*, int> ranks_on;
   for (simgrid::s4u::Host* host : host_of_rank_) ++ranks_on[host];
-  for (std::size_t r = 0; r < host_of_rank_.size(); ++r) alone_on_host_[r] = ranks_on[host_of_rank_[r]] == 1 ? 1 : 0;
+  for (std::size_t r = 0; r < host_of_rank_.size(); ++r) {
+    alone_on_host_[r] = ranks_on[host_of_rank_[r]] == 1 ? 1 : 0;
+    host_speed_[r] = host_of_rank_[r]->get_speed();
+  }
 }
 
 MaestroWorld::~MaestroWorld() {
@@ -99,7 +103,7 @@ void MaestroWorld::sleep(int rank, double seconds) {
 
 void MaestroWorld::compute(int rank, double flops) {
   if (alone_on_host_[static_cast<std::size_t>(rank)] != 0) {
-    owed_sleep_[static_cast<std::size_t>(rank)] += flops / host(rank)->get_speed();
+    owed_sleep_[static_cast<std::size_t>(rank)] += flops / host_speed_[static_cast<std::size_t>(rank)];
     return;
   }
   settle_clock(rank);

@@ -71,6 +71,7 @@ class MaestroWorld {
   MessageMatching matching_;
   std::vector<double> owed_sleep_;    // per rank
   std::vector<char> alone_on_host_;   // per rank
+  std::vector<double> host_speed_;    // per rank: its host's flop rate, read once
   std::vector<const void*> deposits_;
   std::vector<Request*> spare_requests_;
   // The ranks that sleep until DATE (settle_clock); the last one set can take more sleepers.

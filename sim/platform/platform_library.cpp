@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <simgrid/s4u/Engine.hpp>
 
 // SimGrid has no way to report a failed platform library but to stop: say why in one line, exit 2.
@@ -19,8 +20,7 @@ extern "C" void load_platform(const simgrid::s4u::Engine& /*engine*/) {
   }
   try {
     const auto [topology, model] = ringsim::read_plan_file(plan_file);
-    const ringsim::PlatformPlan plan(topology, model);
-    ringsim::build_simgrid_platform(plan);
+    ringsim::build_simgrid_platform(std::make_shared<const ringsim::PlatformPlan>(topology, model));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", ringsim::kPlatformLibraryName, e.what());
     std::exit(2);

@@ -216,6 +216,32 @@ Hops PlatformPlan::route(HostRef from, HostRef to) const {
   return route;
 }
 
+Hops PlatformPlan::latency_order(HostRef from, HostRef to) const {
+  if (from.node == to.node) return from.gpu == to.gpu ? Hops{} : gpu_to_gpu(from.node, from.gpu, to.gpu);
+  const std::size_t from_rack = nodes_[from.node].rack, to_rack = nodes_[to.node].rack;
+  const std::size_t from_position = nodes_[from.node].position, to_position = nodes_[to.node].position;
+  Hops order;
+  if (from_rack == to_rack) {
+    order = rack_route(from_rack, from_position, to_position);
+    append(order, gpu_to_router(from.node, from.gpu));
+  } else {
+    // The spine's star, then within the source rack (its star, then the node), then within the
+    // destination rack.
+    order = star_route(rack_up(from_rack), rack_down(to_rack));
+    append(order, rack_route(from_rack, from_position, core_member(from_rack)));
+    append(order, gpu_to_router(from.node, from.gpu));
+    append(order, rack_route(to_rack, core_member(to_rack), to_position));
+  }
+  append(order, router_to_gpu(to.node, to.gpu));
+  return order;
+}
+
+double PlatformPlan::route_latency(HostRef from, HostRef to) const {
+  double latency = 0;
+  for (const Hop& hop : latency_order(from, to)) latency += links_[hop.link].spec.latency_s;
+  return latency;
+}
+
 const HostRef* PlatformPlan::find_host(std::string_view name) const {
   auto found = hosts_.find(std::string(name));
   return found == hosts_.end() ? nullptr : &found->second;

@@ -1,9 +1,10 @@
 // The platform plan: a compact topology under a platform model as typed links (each with its role)
 // and the routes between them, written once. Every reader takes its routes from here: the SimGrid
-// XML writer (platform_xml.h), the SimGrid platform library (platform_library.cpp, star zones, so the
-// platform grows with the nodes), and the ring analysis (topology_graph.h).
+// XML writer (platform_xml.h), the SimGrid platform library (platform_library.cpp: one zone that
+// routes from the plan, plan_zone.h, so the platform grows with the nodes), and the ring analysis
+// (topology_graph.h).
 //
-// Zones, as SimGrid sees them: one zone per node (a route per GPU pair and per GPU <-> node router),
+// Zones, as the XML gives them to SimGrid: one zone per node (a route per GPU pair and per GPU <-> node router),
 // one star per rack over its node zones (and, under a spine, the rack's core zone holding the rack's
 // router), and with several racks a star over the racks. A star member M has an "up" route (from M
 // towards the star's centre) and a "down" route (from the centre to M); the route from A to B in a
@@ -118,6 +119,11 @@ class PlatformPlan {
 
   // The whole route between two hosts, in path order, as SimGrid routes it through the zones above.
   Hops route(HostRef from, HostRef to) const;
+  // The same hops in the order SimGrid's hierarchical routing adds their latencies: each zone's own
+  // links first, then the way from the source to that zone's gateway, then the way on to the
+  // destination. Summed in this order, the route's latency is SimGrid's to the last bit.
+  Hops latency_order(HostRef from, HostRef to) const;
+  double route_latency(HostRef from, HostRef to) const;
   const HostRef* find_host(std::string_view name) const;
 
  private:

@@ -30,6 +30,7 @@ namespace ringsim {
 namespace {
 
 constexpr int kNcclSteps = 8;    // NCCL_STEPS: FIFO slots per connection
+constexpr long kRingSlots = 4 * kNcclSteps;  // sends a channel keeps requests for: more than its window
 
 struct WireFormat {
   std::size_t chunk_floats;      // data of one chunk (a loop is N chunks)
@@ -63,6 +64,7 @@ struct Item {
   Piece piece;                   // the slice's data in the buffer
   int op = 0;                    // 0 .. 2N-2 within its loop
   int chunk = 0;                 // ring position whose chunk it is
+  int slice = 0;                 // within its op
   long recv = -1;                // ordinal in the channel's receive stream, or -1
   long send = -1;                // ordinal in the channel's send stream, or -1
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
@@ -81,13 +83,18 @@ class Channel {
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
-        handshake_s_(handshake_of(ctx)) {
-    plan(share);
-    sends_.assign(static_cast<std::size_t>(send_count_), MPI_REQUEST_NULL);
-    recvs_.assign(static_cast<std::size_t>(recv_count_), MPI_REQUEST_NULL);
-    recv_posted_s_.assign(static_cast<std::size_t>(recv_count_), 0.0);
+        handshake_s_(handshake_of(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
+    // One pass over the schedule for its totals; the schedule itself is walked by cursors, never stored
+    // (about 4N items per channel and rank: N-squared memory over a run).
     std::size_t largest = 0;
-    for (const Item& item : items_) largest = std::max(largest, wire_floats(ctx.nccl.protocol, item.piece.length));
+    for (Cursor walk(*this, share); !walk.done(); walk.next()) {
+      largest = std::max(largest, wire_floats(ctx.nccl.protocol, walk.item().piece.length));
+      send_count_ = std::max(send_count_, walk.item().send + 1);
+      recv_count_ = std::max(recv_count_, walk.item().recv + 1);
+    }
+    sends_.assign(static_cast<std::size_t>(std::min<long>(kRingSlots, std::max<long>(1, send_count_))), MPI_REQUEST_NULL);
+    recvs_.assign(static_cast<std::size_t>(slots_), MPI_REQUEST_NULL);
+    recv_posted_s_.assign(static_cast<std::size_t>(slots_), 0.0);
     slot_floats_ = std::max<std::size_t>(1, largest);
     // Received slices land in slots; LL and LL128 also stage what they send (data and flags). With
     // SMPI-shared buffers the values mean nothing: every slot is the shared scratch, as in other algorithms.
@@ -105,12 +112,11 @@ class Channel {
 
   // Runs the schedule until it must wait (NOW_S: the simulated time, when a handshake may be due).
   Blocked advance(double now_s) {
-    while (next_ < items_.size()) {
-      const Item& item = items_[next_];
+    while (!next_.done()) {
+      const Item& item = next_.item();
       if (!consumed_) {
-        if (item.recv >= 0 && recvs_[item.recv] != MPI_REQUEST_NULL) return {&recvs_[item.recv]};
-        if (item.overwritten_send >= 0 && sends_[item.overwritten_send] != MPI_REQUEST_NULL)
-          return {&sends_[item.overwritten_send]};
+        if (item.recv >= 0 && receive_request(item.recv) != MPI_REQUEST_NULL) return {&receive_request(item.recv)};
+        if (item.overwritten_send >= 0 && in_flight(item.overwritten_send)) return {&send_request(item.overwritten_send)};
         // Across nodes up to NCCL_STEPS of a channel's sends in flight: over verbs as NCCL's IB transport
         // posts them, over a socket as one byte stream carries them back to back. Waiting for each send to
         // complete would charge every step the route's latency, which neither pays (and made the busbw
@@ -118,8 +124,7 @@ class Channel {
         // Several would each take a max-min share of a link the next hop also crosses (a GPU's port, a
         // PCIe switch's uplink) where NCCL's hop gets one: on the 8x4 IB nodes, staged through host memory,
         // that made busbw slide 10% from 128 MiB to 1 GiB as the hops' shares drifted.
-        if (item.send >= send_window_ && sends_[item.send - send_window_] != MPI_REQUEST_NULL)
-          return {&sends_[item.send - send_window_]};
+        if (item.send >= send_window_ && in_flight(item.send - send_window_)) return {&send_request(item.send - send_window_)};
         if (item.recv >= 0) consume(item);
         consumed_ = true;
         // The thread block posts this slice after the previous one's handshake and its own.
@@ -128,60 +133,105 @@ class Channel {
       if (item.send >= 0 && handshake_s_ > 0 && now_s < posted_s_) return {nullptr, posted_s_};
       if (item.send >= 0) send(item);
       consumed_ = false;
-      ++next_;
+      step();
     }
     return {};
   }
   double handshake_s() const { return handshake_s_; }
 
-  void finish() { MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE); }
+  // Waits for the sends still in flight, oldest first (older ones have completed: see send_request).
+  void finish() {
+    std::vector<MPI_Request> last;
+    for (long k = std::max<long>(0, sends_issued_ - static_cast<long>(sends_.size())); k < sends_issued_; ++k) last.push_back(send_request(k));
+    MPI_Waitall(static_cast<int>(last.size()), last.data(), MPI_STATUSES_IGNORE);
+  }
 
  private:
   bool reduces(int op) const { return op <= n_ - 1; }  // ops 1..N-1 add; N..2N-2 copy the result
 
-  // The channel's loops: each covers N chunks of at most chunk_floats, shortened on the last loop
-  // (rounded up to 4 floats, 16 bytes, as NCCL aligns them).
-  void plan(Piece share) {
-    const std::size_t end = share.start + share.length;
-    for (std::size_t loop_start = share.start;;) {
-      const std::size_t remaining = end - loop_start;
-      std::size_t chunk = std::min(format_.chunk_floats, (remaining + n_ - 1) / n_);
-      chunk = std::min(format_.chunk_floats, (chunk + 3) / 4 * 4);
-      std::vector<std::vector<std::size_t>> items_of_op(2 * n_ - 1);
-      for (int op = 0; op <= 2 * n_ - 2; ++op) {
-        const int position = ((position_ - op - 1) % n_ + n_) % n_;
-        const std::size_t offset = std::min(end, loop_start + static_cast<std::size_t>(position) * chunk);
-        const std::size_t length = std::min(chunk, end - offset);
-        for (const Piece& slice : slices(offset, length)) {
-          Item item{slice, op, position};
-          if (op >= 1) item.recv = recv_count_++;
-          if (op <= 2 * n_ - 3) item.send = send_count_++;
-          if (!reduces(op)) {
-            const std::size_t s = items_of_op[op].size();
-            item.overwritten_send = items_[items_of_op[op - n_][s]].send;
-          }
-          items_of_op[op].push_back(items_.size());
-          items_.push_back(item);
-        }
+  // Walks the channel's schedule item by item: its loops each cover N chunks of at most chunk_floats,
+  // shortened on the last loop (rounded up to 4 floats, 16 bytes, as NCCL aligns them); every op of a
+  // loop moves one chunk, cut into slices; receives and sends are numbered in schedule order.
+  class Cursor {
+   public:
+    Cursor(const Channel& channel, Piece share) : channel_(&channel), loop_start_(share.start), end_(share.start + share.length) {
+      start_loop();
+    }
+    bool done() const { return done_; }
+    const Item& item() const { return item_; }
+    void set_overwritten(long send) { item_.overwritten_send = send; }
+    void next() {
+      if (++slice_ < pieces_.size()) return set_item();
+      slice_ = 0;
+      if (++op_ <= 2 * channel_->n_ - 2) return start_op();
+      loop_start_ += static_cast<std::size_t>(channel_->n_) * chunk_;
+      if (loop_start_ >= end_ || chunk_ == 0) {
+        done_ = true;
+        return;
       }
-      loop_start += static_cast<std::size_t>(n_) * chunk;
-      if (loop_start >= end || chunk == 0) break;
+      start_loop();
+    }
+
+   private:
+    void start_loop() {
+      const std::size_t remaining = end_ - loop_start_;
+      const int n = channel_->n_;
+      chunk_ = std::min(channel_->format_.chunk_floats, (remaining + n - 1) / n);
+      chunk_ = std::min(channel_->format_.chunk_floats, (chunk_ + 3) / 4 * 4);
+      op_ = 0;
+      start_op();
+    }
+    void start_op() {
+      const int n = channel_->n_;
+      const int position = ((channel_->position_ - op_ - 1) % n + n) % n;
+      const std::size_t offset = std::min(end_, loop_start_ + static_cast<std::size_t>(position) * chunk_);
+      channel_->slice(offset, std::min(chunk_, end_ - offset), pieces_);
+      chunk_position_ = position;
+      set_item();
+    }
+    void set_item() {
+      const int n = channel_->n_;
+      item_ = Item{pieces_[slice_], op_, chunk_position_, static_cast<int>(slice_)};
+      if (op_ >= 1) item_.recv = recvs_++;
+      if (op_ <= 2 * n - 3) item_.send = sends_++;
+    }
+
+    const Channel* channel_;
+    std::size_t loop_start_, end_, chunk_ = 0;
+    int op_ = 0, chunk_position_ = 0;
+    std::vector<Piece> pieces_;
+    std::size_t slice_ = 0;
+    long recvs_ = 0, sends_ = 0;
+    Item item_;
+    bool done_ = false;
+  };
+
+  // Moves on to the next item. A copy (ops N..2N-2) overwrites data that op - N sent: the same chunk,
+  // sliced alike, so the cursor BEHIND, N ops back in the same loop, names that send.
+  void step() {
+    next_.next();
+    if (next_.done()) return;
+    const Item& item = next_.item();
+    if (item.op == 0 && item.slice == 0) behind_ = next_;  // a new loop
+    if (!reduces(item.op)) {
+      while (behind_.item().op != item.op - n_ || behind_.item().slice != item.slice) behind_.next();
+      next_.set_overwritten(behind_.item().send);
     }
   }
 
   // prims' slicing: at most slices_per_chunk slices of max(ceil(length/slices), min_slice) floats
   // (rounded up to 16), never more than a step allows; an empty chunk still moves one empty slice.
-  std::vector<Piece> slices(std::size_t offset, std::size_t length) const {
+  // PIECES is refilled (a cursor keeps its vector, so walking the schedule allocates nothing).
+  void slice(std::size_t offset, std::size_t length, std::vector<Piece>& pieces) const {
     std::size_t size = (length + 16 * format_.slices_per_chunk - 1) / (16 * format_.slices_per_chunk) * 16;
     size = std::min(format_.max_slice_floats, std::max(size, format_.min_slice_floats));
-    std::vector<Piece> pieces;
+    pieces.clear();
     std::size_t done = 0;
     do {
       const std::size_t piece = std::min(size, length - done);
       pieces.push_back({offset + done, piece});
       done += piece;
     } while (static_cast<int>(pieces.size()) < format_.slices_per_chunk && done < length);
-    return pieces;
   }
 
   float* receive_slot(long k) { return slot_base_ + static_cast<std::size_t>(k % slots_) * slot_stride_; }
@@ -191,10 +241,10 @@ class Channel {
 
   void post_receive(long k) {
     // The k-th received slice is the k-th item that receives; items are in stream order.
-    while (items_[recv_lookup_].recv != k) ++recv_lookup_;
-    const Item& item = items_[recv_lookup_];
-    if (ctx_.log.enabled()) recv_posted_s_[k] = MPI_Wtime();
-    ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &recvs_[k]);
+    while (recv_lookup_.item().recv != k) recv_lookup_.next();
+    const Item& item = recv_lookup_.item();
+    if (ctx_.log.enabled()) recv_posted_s_[static_cast<std::size_t>(k % slots_)] = MPI_Wtime();
+    ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &receive_request(k));
   }
 
   void consume(const Item& item) {
@@ -203,7 +253,7 @@ class Channel {
     else ctx_.kernels.copy(target, receive_slot(item.recv), item.piece.length);
     if (ctx_.log.enabled())
       ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
-                       wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[item.recv],
+                       wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[static_cast<std::size_t>(item.recv % slots_)],
                        MPI_Wtime()});
     if (item.recv + slots_ < recv_count_) post_receive(item.recv + slots_);
   }
@@ -214,7 +264,8 @@ class Channel {
       ctx_.kernels.copy(send_slot(item.send), source, item.piece.length);  // the flags are not modelled as values
       source = send_slot(item.send);
     }
-    ctx_.isend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &sends_[item.send]);
+    ctx_.isend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &send_request(item.send));
+    sends_issued_ = item.send + 1;
   }
 
   bool sends_to_same_node(const AllreduceContext& ctx) const {
@@ -237,11 +288,20 @@ class Channel {
   double handshake_s_;      // per slice, before its send (0: none)
   double posted_s_ = 0;     // when the thread block has posted the current slice
   bool consumed_ = false;   // the current item has been received and added; its send waits for posted_s_
-  std::vector<Item> items_;
   long send_count_ = 0, recv_count_ = 0;
-  std::size_t next_ = 0, recv_lookup_ = 0;
+  Cursor next_, behind_, recv_lookup_;  // the next item to run; the send a copy waits for; the next receive to post
+  // Requests by ordinal, in rings: a receive k is posted once receive k - slots has been consumed; a
+  // send k starts once send k - send_window has completed, so every send older than the ring (longer
+  // than the window) has completed.
   std::vector<MPI_Request> sends_, recvs_;
-  std::vector<double> recv_posted_s_;
+  std::vector<double> recv_posted_s_;  // per receive slot
+  MPI_Request& receive_request(long k) { return recvs_[static_cast<std::size_t>(k % slots_)]; }
+  MPI_Request& send_request(long k) { return sends_[static_cast<std::size_t>(k) % sends_.size()]; }
+  // Whether send K has not completed yet: the ring holds the latest sends; older ones are complete.
+  bool in_flight(long k) {
+    return k >= sends_issued_ - static_cast<long>(sends_.size()) && send_request(k) != MPI_REQUEST_NULL;
+  }
+  long sends_issued_ = 0;
   std::size_t slot_floats_ = 1;
   std::size_t slot_stride_ = 1;  // 0: every slot is the shared scratch
   float* slot_base_ = nullptr;

@@ -12,7 +12,7 @@ namespace ringsim {
 void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& group, AllreduceContext& ctx) {
   const int n = group.size(), me = group.me;
   if (n == 1) return;
-  const std::vector<Piece> seg = split_evenly(count, n);
+  const EvenPieces seg(count, n);
   const int send_to = group.ranks[(me + 1) % n];
   const int recv_from = group.ranks[(me - 1 + n) % n];
 

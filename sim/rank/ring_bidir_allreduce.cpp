@@ -16,7 +16,7 @@ namespace {
 // One of the two rings: its part of the buffer, its chunks, and this rank's position in it.
 struct DirectedRing {
   float* data;
-  std::vector<Piece> chunks;
+  EvenPieces chunks;
   int position;
   int send_to, recv_from;
   float* scratch;
@@ -30,12 +30,12 @@ void ring_bidir_allreduce(const float* input, float* output, std::size_t count, 
   if (n == 1) return;
   const std::size_t first_half = count - count / 2;
   const int right = (rank + 1) % n, left = (rank - 1 + n) % n;
-  const std::vector<Piece> right_chunks = split_evenly(first_half, n);
+  const EvenPieces right_chunks(first_half, n);
   // Received chunks of the two rings go to separate parts of scratch (each fits: a chunk of a half is
   // never longer than the half).
   const std::array<DirectedRing, 2> rings{
       DirectedRing{output, right_chunks, rank, right, left, ctx.scratch},
-      DirectedRing{output + first_half, split_evenly(count / 2, n), (n - rank) % n, left, right,
+      DirectedRing{output + first_half, EvenPieces(count / 2, n), (n - rank) % n, left, right,
                    ctx.scratch + right_chunks[0].length}};
 
   // Step i of a phase moves one chunk along each ring at once; scatter-reduce receives into scratch

@@ -17,7 +17,7 @@ namespace {
 class PipelinedRing {
  public:
   PipelinedRing(float* data, std::size_t count, std::size_t segment_bytes, AllreduceContext& ctx)
-      : data_(data), ctx_(ctx), n_(ctx.size), rank_(ctx.rank), chunks_(split_evenly(count, ctx.size)),
+      : data_(data), ctx_(ctx), n_(ctx.size), rank_(ctx.rank), chunks_(count, ctx.size),
         segment_(std::max<std::size_t>(1, segment_bytes / sizeof(float))), sends_(ctx.size) {
     for (int c = 0; c < n_; ++c) sends_[c].assign(segments(c), MPI_REQUEST_NULL);
   }
@@ -94,7 +94,7 @@ class PipelinedRing {
   float* data_;
   AllreduceContext& ctx_;
   int n_, rank_;
-  std::vector<Piece> chunks_;
+  EvenPieces chunks_;
   std::size_t segment_;  // floats
   std::vector<std::vector<MPI_Request>> sends_;  // the latest send from each segment, by chunk
 };

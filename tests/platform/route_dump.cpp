@@ -21,7 +21,7 @@
 namespace {
 
 void print_route(const std::string& from, const std::string& to, const std::vector<std::string>& links, double latency) {
-  fmt::print("{} -> {}: {} | {:.14g}\n", from, to, fmt::join(links, " "), latency);
+  fmt::print("{} -> {}: {} | {:.17g}\n", from, to, fmt::join(links, " "), latency);
 }
 
 int dump_simgrid(int argc, char** argv, bool summary) {
@@ -57,13 +57,11 @@ int dump_plan(const char* file) {
     for (const auto& [to_name, to] : hosts) {
       if (from_name == to_name) continue;
       std::vector<std::string> names;
-      double latency = 0;
       for (const ringsim::Hop& hop : plan.route(from, to)) {
         const ringsim::PlanLink& link = plan.links()[hop.link];
         names.push_back(link.name + (hop.crossing == ringsim::Crossing::up ? "_UP" : hop.crossing == ringsim::Crossing::down ? "_DOWN" : ""));
-        latency += link.spec.latency_s;
       }
-      print_route(from_name, to_name, names, latency);
+      print_route(from_name, to_name, names, plan.route_latency(from, to));
     }
   return 0;
 }
