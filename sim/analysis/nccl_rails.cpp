@@ -9,6 +9,30 @@
 #include <tuple>
 
 namespace ringsim {
+namespace {
+
+// A link direction a channel's hop crosses: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port,
+// 2: a PCIe switch's uplink.
+using Direction = std::tuple<int, int, int, bool>;
+
+// Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
+// Sets USE's bus bandwidth and names its bottleneck.
+void set_bottleneck(const NcclTopologyFacts& facts, const std::map<Direction, int>& crossings, int channels, NcclRailUse& use) {
+  use.bus_bandwidth_Bps = std::numeric_limits<double>::infinity();
+  for (const auto& [direction, count] : crossings) {
+    const auto& [node, kind, index, up] = direction;
+    const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
+    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : kind == 1 ? spec.port_bandwidth_Bps : spec.switch_bandwidth_Bps;
+    const double bus = bandwidth * channels / count;
+    if (bus < use.bus_bandwidth_Bps) {
+      use.bus_bandwidth_Bps = bus;
+      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : spec.switch_links;
+      use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
   const std::vector<int> nodes = node_of_ranks(placement);
@@ -31,10 +55,7 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   const std::vector<int> gpus = slot_of_ranks(nodes);
   const int size = static_cast<int>(nodes.size());
 
-  // Crossings per link direction: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port, 2: a PCIe
-  // switch's uplink.
-  using Direction = std::tuple<int, int, int, bool>;
-  std::map<Direction, int> crossings;
+  std::map<Direction, int> crossings;  // per link direction
   // RANK's way to host memory, as a transfer staged there crosses it (nothing on a shared bus).
   auto to_host = [&](int rank, bool up) {
     const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
@@ -73,19 +94,7 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   }
   for (const auto& [key, entry] : ends) use.crossings.push_back(entry);
 
-  // Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
-  use.bus_bandwidth_Bps = std::numeric_limits<double>::infinity();
-  for (const auto& [direction, count] : crossings) {
-    const auto& [node, kind, index, up] = direction;
-    const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
-    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : kind == 1 ? spec.port_bandwidth_Bps : spec.switch_bandwidth_Bps;
-    const double bus = bandwidth * channels / count;
-    if (bus < use.bus_bandwidth_Bps) {
-      use.bus_bandwidth_Bps = bus;
-      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : spec.switch_links;
-      use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
-    }
-  }
+  set_bottleneck(facts, crossings, channels, use);
   return use;
 }
 

@@ -308,23 +308,7 @@ class Channel {
   std::vector<float> slot_memory_;
 };
 
-}  // namespace
-
-void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
-  ctx.kernels.copy(output, input, count);
-  if (ctx.size == 1) return;
-  const std::vector<int> one_nic_per_node;
-  const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
-  const std::vector<std::vector<int>> rings = nccl_channel_rings(
-      ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
-  std::vector<Channel> channels;
-  channels.reserve(shares.size());
-  for (std::size_t c = 0; c < shares.size(); ++c) {
-    const std::vector<int>& ring = rings[c];
-    const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
-    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx);
-  }
-
+void run_together(std::vector<Channel>& channels) {
   // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
   // A channel in its handshake waits for a time. MPI has no wait with a deadline, so the rank then
   // sleeps until the earliest handshake ends and tests its requests on waking: a slice that arrived
@@ -372,6 +356,26 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
         if (blocked[c].until_s >= 0) blocked[c] = channels[c].advance(std::numeric_limits<double>::infinity());
     }
   }
+}
+
+}  // namespace
+
+void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  ctx.kernels.copy(output, input, count);
+  if (ctx.size == 1) return;
+  const std::vector<int> one_nic_per_node;
+  const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
+  const std::vector<std::vector<int>> rings = nccl_channel_rings(
+      ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
+  std::vector<Channel> channels;
+  channels.reserve(shares.size());
+  for (std::size_t c = 0; c < shares.size(); ++c) {
+    const std::vector<int>& ring = rings[c];
+    const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx);
+  }
+
+  run_together(channels);
   for (Channel& channel : channels) channel.finish();
 }
 

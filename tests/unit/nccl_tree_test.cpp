@@ -152,7 +152,7 @@ TEST_CASE("NCCL 2.9 on two p4d nodes: LL128 across nodes where each GPU's NIC is
   CHECK(nccl_protocol_enabled(hopper, NcclProtocol::ll128));
 }
 
-TEST_CASE("NCCL 2.8 on: the ring's LL capped at llMaxBws (39 GB/s across 2 Intel nodes); 2.7 had no cap") {
+TEST_CASE("NCCL 2.8 on: the ring's LL capped at llMaxBws (39 GB/s across 2 Intel nodes) but not in 2.7") {
   NcclCase c = ib_case(2, 8, 16, 2, 80);
   c.search_channels = 16;  // 200 GB/s of bus: a quarter is 50 GB/s, above the cap
   CHECK(nccl_ring_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(39e9 * 16 / 30));
