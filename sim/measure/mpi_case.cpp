@@ -31,8 +31,9 @@ PreparedMpiCase prepare_mpi_case(const Scenario& scenario, const MpiLaunch& laun
   }
   // seq mapping: line r of the hostfile is rank r's host, which gives block and cyclic orders exactly.
   // Open MPI's session directory goes into the run's own directory, which an interrupted run removes:
-  // in TMPDIR, an mpirun killed before its cleanup left it behind.
-  argv.insert(argv.end(), {"--mca", "orte_tmpdir_base", case_dir.parent_path().string(), "--mca", "rmaps", "seq",
+  // in TMPDIR, an mpirun killed before its cleanup left it behind. Absolute: Open MPI reads a relative
+  // base (--out o) from the root ("/o/ompi.HOST.0: Impossible to open the file").
+  argv.insert(argv.end(), {"--mca", "orte_tmpdir_base", std::filesystem::absolute(case_dir).parent_path().string(), "--mca", "rmaps", "seq",
                            "--hostfile", hostfile.string(), "-np", std::to_string(spec.placement.total_ranks())});
   argv.insert(argv.end(), launch.extra_mpirun_args.begin(), launch.extra_mpirun_args.end());
   if (launch.cluster != nullptr && launch.rank_cpu > 0)

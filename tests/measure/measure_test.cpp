@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <doctest/doctest.h>
+#include <fstream>
 #include <iostream>
 #include <thread>
 #include <unistd.h>
@@ -137,6 +138,25 @@ TEST_CASE("measure on a hostfile runs the Open MPI rank program (under ASan + UB
     CHECK(row.at("time_s").get<double>() > 0);
   }
   CHECK(run.out.find("# 3 block ring: 3 ranks (box:3)") != std::string::npos);
+}
+
+TEST_CASE("measure --out with a relative directory keeps Open MPI's session there, not at the root") {
+  require_open_mpi();
+  TempDir dir;
+  dir.write("topology.json", R"({"racks": [{"nodes": [{"name": "box", "gpus": 2}]}]})");
+  auto scenario = dir.write("scenario.json", R"({"name": "local", "topology": "topology.json", "placements": ["2"],
+      "sizes": [4100], "iterations": 1, "warmup": 0})");
+  const std::string host = run_shell("hostname", dir.path()).out.substr(0, run_shell("hostname", dir.path()).out.find('\n'));
+  dir.write("hosts", host + " slots=2\n");
+  const auto run = run_shell("cd " + dir.path().string() + " && " + RINGSIM_BINARY +
+                                 " measure scenario.json --hostfile hosts --quiet --out kept -- --mca btl self,vader",
+                             dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::ifstream log(dir.path() / "kept" / "01-2-block-ring" / "mpirun.log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  CHECK(text.find("ringsim-rank: ring 2 ranks") != std::string::npos);
+  CHECK(text.find("Impossible to open") == std::string::npos);
+  CHECK(text.find("PMIX ERROR") == std::string::npos);
 }
 
 TEST_CASE("measure refuses clearly what it cannot do") {
