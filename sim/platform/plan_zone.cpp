@@ -103,8 +103,7 @@ void PlanZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* 
   const PlatformPlan& plan = *plan_;
   for (const Hop& hop : plan.route(from.host, to.host))
     route->link_list_.push_back(links_[hop.link][static_cast<std::size_t>(hop.crossing)]);
-  if (latency != nullptr)
-    for (const Hop& hop : plan.latency_order(from.host, to.host)) *latency += plan.links()[hop.link].spec.latency_s;
+  if (latency != nullptr) *latency += plan.route_latency(from.host, to.host);
 }
 
 }  // namespace ringsim
