@@ -60,6 +60,23 @@ void finish(Request* request, MPI_Status* status) {
   delete request;
 }
 
+// The comms of REQUESTS' active requests, with their positions. An eager send is already complete:
+// it is finished at once, and the return value is its position (-1 when there is none).
+int finish_eager_or_collect(int count, MPI_Request* requests, MPI_Status* status, std::vector<simgrid::s4u::CommPtr>& comms,
+                            std::vector<int>& positions) {
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != MPI_REQUEST_NULL) {
+      if (requests[i]->comm == nullptr) {
+        finish(requests[i], status);
+        requests[i] = MPI_REQUEST_NULL;
+        return i;
+      }
+      comms.push_back(requests[i]->comm);
+      positions.push_back(i);
+    }
+  return -1;
+}
+
 }  // namespace
 }  // namespace ringsim::s4u_engine
 
@@ -108,17 +125,10 @@ int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status
   world().settled_rank();
   std::vector<simgrid::s4u::CommPtr> comms;
   std::vector<int> positions;
-  for (int i = 0; i < count; ++i)
-    if (requests[i] != MPI_REQUEST_NULL) {
-      if (requests[i]->comm == nullptr) {  // an eager send: already complete
-        *index = i;
-        finish(requests[i], status);
-        requests[i] = MPI_REQUEST_NULL;
-        return MPI_SUCCESS;
-      }
-      comms.push_back(requests[i]->comm);
-      positions.push_back(i);
-    }
+  if (const int eager = finish_eager_or_collect(count, requests, status, comms, positions); eager >= 0) {
+    *index = eager;
+    return MPI_SUCCESS;
+  }
   if (comms.empty()) {
     *index = MPI_UNDEFINED;
     return MPI_SUCCESS;
@@ -135,18 +145,9 @@ int MPI_Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Sta
   std::vector<simgrid::s4u::CommPtr> comms;
   std::vector<int> positions;
   *flag = 1;
+  *index = finish_eager_or_collect(count, requests, status, comms, positions);
+  if (*index >= 0) return MPI_SUCCESS;
   *index = MPI_UNDEFINED;
-  for (int i = 0; i < count; ++i)
-    if (requests[i] != MPI_REQUEST_NULL) {
-      if (requests[i]->comm == nullptr) {  // an eager send: already complete
-        *index = i;
-        finish(requests[i], status);
-        requests[i] = MPI_REQUEST_NULL;
-        return MPI_SUCCESS;
-      }
-      comms.push_back(requests[i]->comm);
-      positions.push_back(i);
-    }
   if (comms.empty()) return MPI_SUCCESS;  // as MPI: no active request, flag true, index undefined
   const ssize_t done = simgrid::s4u::Comm::test_any(comms);
   if (done < 0) {
