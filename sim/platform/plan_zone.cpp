@@ -10,7 +10,28 @@ using simgrid::kernel::routing::NetPoint;
 using simgrid::kernel::routing::Route;
 
 PlanZone::PlanZone(const std::string& name, std::shared_ptr<const PlatformPlan> plan)
-    : NetZoneImpl(name), plan_(std::move(plan)), links_(plan_->links().size(), {nullptr, nullptr, nullptr}) {}
+    : NetZoneImpl(name), plan_(std::move(plan)), links_(plan_->links().size(), {nullptr, nullptr, nullptr}),
+      ports_(plan_->links().size()) {}
+
+std::string PlanZone::port_name(const PlanLink& link, const std::string& member, bool leaving) {
+  return link.name + "@" + member + (leaving ? "-out" : "-in");
+}
+
+void PlanZone::set_ports(std::size_t link, std::size_t member, const simgrid::s4u::Link* leaving, const simgrid::s4u::Link* arriving) {
+  auto& ports = ports_[link];
+  if (member >= ports.size()) ports.resize(member + 1, {nullptr, nullptr});
+  ports[member] = {leaving->get_impl(), arriving == nullptr ? nullptr : arriving->get_impl()};
+}
+
+// A rack switch's copy is the source node's when leaving the source's rack, else the destination
+// node's; the spine's is the source rack's.
+PlanZone::LinkImpl* PlanZone::port(const Hop& hop, const Point& from, const Point& to) const {
+  const auto& ports = ports_[hop.link];
+  if (hop.link == plan_->spine_link() && plan_->has_spine()) return ports[from.rack][0];
+  LinkImpl* link = hop.link == plan_->racks()[from.rack].switch_link ? ports[from.host.node][0] : ports[to.host.node][1];
+  if (link == nullptr) throw std::logic_error("platform zone: a route crosses a switch port the zone did not declare");
+  return link;
+}
 
 void PlanZone::set_link(std::size_t index, const simgrid::s4u::Link* link) { links_[index][0] = link->get_impl(); }
 
@@ -65,6 +86,16 @@ void PlanZone::assemble() {
       rack_middle_[r] = part(between, between);
     }
   }
+  node_leaving_.resize(plan.nodes().size());
+  for (std::size_t n = 0; n < plan.nodes().size(); ++n) {
+    const std::size_t rack = plan.nodes()[n].rack, switch_link = plan.racks()[rack].switch_link;
+    if (rack_is_star_[rack] == 0 || plan.racks()[rack].nodes.size() < 2 || ports_[switch_link].size() <= n) continue;
+    const Part& middle = rack_middle_[rack];
+    if (middle.links != 1 || link_pool_[middle.first_link] != links_[switch_link][0])
+      throw std::logic_error("platform zone: a star rack's nodes meet elsewhere than at its switch");
+    node_leaving_[n] = {static_cast<std::uint32_t>(link_pool_.size()), 1, middle.first_latency, middle.latencies};
+    link_pool_.push_back(ports_[switch_link][n][0]);
+  }
 }
 
 void PlanZone::append(const Part& part, Route* route) const {
@@ -89,7 +120,8 @@ void PlanZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* 
   }
   if (from.rack == to.rack && rack_is_star_[from.rack] != 0) {
     // Within a star rack SimGrid adds the rack's links first, then the source's, then the destination's.
-    const Part& middle = rack_middle_[from.rack];
+    const Part& leaving = node_leaving_[from.host.node];
+    const Part& middle = leaving.links != 0 ? leaving : rack_middle_[from.rack];
     route->link_list_.reserve(route->link_list_.size() + from.to_router.links + middle.links + to.from_router.links);
     append(from.to_router, route);
     append(middle, route);
@@ -102,7 +134,7 @@ void PlanZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* 
   // Across racks, or in a rack whose switch carries a background load: assembled on demand.
   const PlatformPlan& plan = *plan_;
   for (const Hop& hop : plan.route(from.host, to.host))
-    route->link_list_.push_back(links_[hop.link][static_cast<std::size_t>(hop.crossing)]);
+    route->link_list_.push_back(ports_[hop.link].empty() ? links_[hop.link][static_cast<std::size_t>(hop.crossing)] : port(hop, from, to));
   if (latency != nullptr) *latency += plan.route_latency(from.host, to.host);
 }
 

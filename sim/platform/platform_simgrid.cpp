@@ -23,9 +23,16 @@ class SimgridBuilder {
       const PlanRack& rack = plan_.racks()[r];
       for (std::size_t node : rack.nodes) build_node(node);
       declare(rack.switch_link);
+      if (PlanZone::gets_ports(plan_.links()[rack.switch_link]))
+        for (std::size_t node : rack.nodes)
+          declare_ports(rack.switch_link, node, plan_.nodes()[node].spec->name, plan_.racks().size() > 1);
     }
-    if (plan_.has_spine())
+    if (plan_.has_spine()) {
       for (std::size_t link : plan_.spine_declared()) declare(link);
+      if (PlanZone::gets_ports(plan_.links()[plan_.spine_link()]))
+        for (std::size_t r = 0; r < plan_.racks().size(); ++r)
+          declare_ports(plan_.spine_link(), r, plan_.racks()[r].spec->name, false);
+    }
     zone_.assemble();
     zone_.get_iface()->seal();
   }
@@ -46,6 +53,20 @@ class SimgridBuilder {
                                 ->seal());
     }
     for (const PlanLink::Companion& companion : link.companions) declare(companion.link);
+  }
+
+  // The copies of a link that never limits a flow (PlanZone::gets_ports) for one member.
+  void declare_ports(std::size_t index, std::size_t member, const std::string& member_name, bool arriving) {
+    const PlanLink& link = plan_.links()[index];
+    auto copy = [&](bool leaving) {
+      return zone_.get_iface()
+          ->create_link(PlanZone::port_name(link, member_name, leaving), link.spec.bandwidth_Bps)
+          ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
+          ->set_latency(link.spec.latency_s)
+          ->seal();
+    };
+    const sg4::Link* out = copy(true);
+    zone_.set_ports(index, member, out, arriving ? copy(false) : nullptr);
   }
 
   void build_node(std::size_t index) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The routes of one topology under one model, three ways, must be equal link by link (names, directions,
 # order) with equal latencies: SimGrid on the generated XML (every node pair routed), SimGrid on
-# the platform library (star-routed racks, what simulations load), and the platform plan (what the
-# analysis reads).
+# the platform library (star-routed racks, what simulations load; its per-node copies of a
+# non-blocking switch, "rack0-switch@node3-out", are read as the switch), and the platform plan (what
+# the analysis reads).
 # usage: routes_match.sh RINGSIM ROUTE_DUMP PLATFORM_LIBRARY TOPOLOGY.json 'MODEL JSON'
 set -euo pipefail
 ringsim=$1 dump=$2 library=$3 topology=$4 model=$5
