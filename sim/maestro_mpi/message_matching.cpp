@@ -1,6 +1,7 @@
 #include "message_matching.h"
 
 #include "maestro_activities.h"
+#include "../s4u_mpi/send_settings.h"
 
 #include <fmt/format.h>
 
@@ -103,7 +104,7 @@ void MessageMatching::start(Message* message, Request* receive) {
   message->comm = simgrid::s4u::Comm::sendto_init(host_of_rank_[static_cast<std::size_t>(message->source)],
                                                   host_of_rank_[static_cast<std::size_t>(message->destination)]);
   keep_out_of_maestro_list(*message->comm);
-  message->comm->set_payload_size(message->bytes);
+  message->comm->set_payload_size(message->bytes + s4u_engine::kMpiEnvelopeBytes);
   message->comm->set_data(static_cast<Awaited*>(message));
   message->comm->start();
   ++messages_;

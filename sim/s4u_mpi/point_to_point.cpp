@@ -37,7 +37,7 @@ simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type
   const int me = w.settled_rank();
   w.retire_delivered(me);
   Channel& channel = w.channel(me, destination, tag);
-  simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), bytes);
+  simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), bytes + kMpiEnvelopeBytes);
   if (bytes >= detached_send_threshold()) {
     channel.posted_send(nullptr);
     return comm;
