@@ -46,9 +46,10 @@ nlohmann::json run_on(const TempDir& dir, const std::string& engine, const std::
   return read_json(json);
 }
 
-// Every row of ENGINE within RELATIVE of the same row of SMPI; rows name their engine only off SMPI.
+// Every row of ENGINE within RELATIVE of the same row of SMPI (rows of algorithms named with the
+// prefix APART within APART_RELATIVE); rows name their engine only off SMPI.
 void check_same_times(const nlohmann::json& smpi, const nlohmann::json& other, const std::string& engine,
-                      double relative) {
+                      double relative, const std::string& apart = "", double apart_relative = 0) {
   const auto& smpi_rows = smpi.at("results");
   const auto& other_rows = other.at("results");
   REQUIRE(smpi_rows.size() == other_rows.size());
@@ -60,7 +61,9 @@ void check_same_times(const nlohmann::json& smpi, const nlohmann::json& other, c
     REQUIRE(a.at("placement") == b.at("placement"));
     CHECK_FALSE(a.contains("engine"));
     CHECK(b.at("engine") == engine);
-    CHECK(b.at("time_s").get<double>() == doctest::Approx(a.at("time_s").get<double>()).epsilon(relative));
+    const bool is_apart = !apart.empty() && b.at("algorithm").get<std::string>().rfind(apart, 0) == 0;
+    const double bound = is_apart ? apart_relative : relative;
+    CHECK(b.at("time_s").get<double>() == doctest::Approx(a.at("time_s").get<double>()).epsilon(bound));
     CHECK(b.at("traffic") == a.at("traffic"));
   }
 }
@@ -85,7 +88,7 @@ TEST_CASE("the S4U engine sums exactly with every algorithm for N = 1..17") { ch
 TEST_CASE("the maestro engine sums exactly with every algorithm for N = 1..17") { check_exact_sums("maestro"); }
 
 // SMPI runs once per model; each other engine is held to it.
-TEST_CASE("ideal model: S4U, maestro and SMPI times agree within 0.1% for every algorithm at 8 and 32 ranks") {
+TEST_CASE("ideal model: S4U, maestro and SMPI times agree within 1e-6 for every algorithm at 8 and 32 ranks") {
   TempDir dir;
   const auto topology = dir.write("eight.json", kEightByEight);
   const std::string placements = R"(["4-4", "8-8-8-8"])";  // 32 ranks: 64 doubled the suite's longest test
@@ -93,11 +96,11 @@ TEST_CASE("ideal model: S4U, maestro and SMPI times agree within 0.1% for every 
   for (const std::string engine : {"s4u", "maestro"}) {
     CAPTURE(engine);
     check_same_times(smpi, run_on(dir, engine, topology.string(), placements, algorithms_but_library(), R"(["16MiB"])", kIdealModel),
-                     engine, 0.001);
+                     engine, 1e-6);  // with SMPI's message envelope (send_settings.h) they agree
   }
 }
 
-TEST_CASE("default model: S4U, maestro and SMPI times agree within 1% for every algorithm at 8 and 32 ranks") {
+TEST_CASE("default model: S4U, maestro and SMPI times agree within 1e-6 for every algorithm at 8 and 32 ranks, NCCL's within 1e-4") {
   TempDir dir;
   const auto topology = dir.write("eight.json", kEightByEight);
   const std::string placements = R"(["4-4", "8-8-8-8"])";  // 32 ranks: 64 doubled the suite's longest test
@@ -105,7 +108,7 @@ TEST_CASE("default model: S4U, maestro and SMPI times agree within 1% for every 
   for (const std::string engine : {"s4u", "maestro"}) {
     CAPTURE(engine);
     check_same_times(smpi, run_on(dir, engine, topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", ""),
-                     engine, 0.01);
+                     engine, 1e-6, "nccl", 1e-4);  // NCCL's ring measured 5.7e-5 apart at 32 ranks
   }
 }
 
