@@ -47,10 +47,7 @@ class SimgridBuilder {
       created->set_latency(link.spec.latency_s)->seal();
       zone_.set_split_link(index, created);
     } else {
-      zone_.set_link(index, zone->create_link(link.name, link.spec.bandwidth_Bps)
-                                ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
-                                ->set_latency(link.spec.latency_s)
-                                ->seal());
+      zone_.set_link(index, create_shared(link.name, link.spec));
     }
     for (const PlanLink::Companion& companion : link.companions) declare(companion.link);
   }
@@ -58,15 +55,16 @@ class SimgridBuilder {
   // The copies of a link that never limits a flow (PlanZone::gets_ports) for one member.
   void declare_ports(std::size_t index, std::size_t member, const std::string& member_name, bool arriving) {
     const PlanLink& link = plan_.links()[index];
-    auto copy = [&](bool leaving) {
-      return zone_.get_iface()
-          ->create_link(PlanZone::port_name(link, member_name, leaving), link.spec.bandwidth_Bps)
-          ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
-          ->set_latency(link.spec.latency_s)
-          ->seal();
-    };
-    const sg4::Link* out = copy(true);
-    zone_.set_ports(index, member, out, arriving ? copy(false) : nullptr);
+    const sg4::Link* out = create_shared(PlanZone::port_name(link, member_name, true), link.spec);
+    zone_.set_ports(index, member, out, arriving ? create_shared(PlanZone::port_name(link, member_name, false), link.spec) : nullptr);
+  }
+
+  const sg4::Link* create_shared(const std::string& name, const LinkSpec& spec) {
+    return zone_.get_iface()
+        ->create_link(name, spec.bandwidth_Bps)
+        ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
+        ->set_latency(spec.latency_s)
+        ->seal();
   }
 
   void build_node(std::size_t index) {
