@@ -1,5 +1,6 @@
 #include "algorithm_costs.h"
 
+#include "nccl_intra_search.h"
 #include "nccl_rails.h"
 #include "../rank/nccl_channel_rings.h"
 
@@ -315,7 +316,10 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
         facts.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
         facts.nics = node.nics;
       }
-      if (first || node.intra.bandwidth_Bps < facts.intra_bandwidth_Bps) facts.intra_bandwidth_Bps = node.intra.bandwidth_Bps;
+      if (first || node.intra.bandwidth_Bps < facts.intra_bandwidth_Bps) {
+        facts.intra_bandwidth_Bps = node.intra.bandwidth_Bps;
+        facts.nvlink_links = node.nvlink_links;
+      }
       facts.nvlink = (first || facts.nvlink) && node.intra_kind == IntraKind::nvlink;
       first = false;
       NcclNodeFacts& each = facts.nodes.emplace_back();
@@ -345,11 +349,18 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   c.nic_beside_gpu = !facts.nodes.empty() && std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) {
     return std::all_of(node.nic_beside_gpu.begin(), node.nic_beside_gpu.end(), [](int nic) { return nic >= 0; });
   });
-  // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one node one
-  // channel at the intra-node rate. From 2.5 on the communicator then doubles the channels
-  // (connect.cc); 2.4 runs the search's (the public 2.4.7 runs log one channel, the 2.6.4 runs two).
+  // Across nodes the search builds one ring channel per NIC at the NIC's rate; inside one NVSwitch node
+  // as many as the GPUs' NVLink holds (nccl_intra_search.h), inside one PCIe node one channel at its
+  // rate. From 2.5 on the communicator then doubles the channels (connect.cc); 2.4 runs the search's
+  // (the public 2.4.7 runs log one channel, the 2.6.4 runs two).
   c.search_channels = c.nodes > 1 ? std::max(1, facts.nics) : 1;
   c.channel_bandwidth_Bps = c.nodes > 1 ? facts.nic_bandwidth_Bps : facts.intra_bandwidth_Bps;
+  if (c.nodes == 1 && facts.nvlink && settings.version.at_least(2, 5)) {
+    const int links = facts.nvlink_links > 0 ? facts.nvlink_links : nvlink_links(facts.intra_bandwidth_Bps, settings.compute_capability);
+    const NcclIntraSearch search = nccl_nvswitch_search(settings.version, settings.compute_capability, links);
+    c.search_channels = search.channels;
+    c.channel_bandwidth_Bps = search.bandwidth_GBps * 1e9;
+  }
   const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
   c.channels = settings.channels.value_or(std::min(doubled * c.search_channels, kNcclMaxChannels));
   return c;

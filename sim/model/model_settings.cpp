@@ -70,7 +70,10 @@ nlohmann::json ModelSettings::to_json() const {
 }
 
 Topology ModelSettings::shape(Topology topology) const {
-  if (network == "NCCL") topology = with_transport_payload_share(std::move(topology));
+  if (network == "NCCL") {
+    topology = with_transport_payload_share(std::move(topology));
+    topology = with_nvlink_payload_share(std::move(topology), effective_nccl().compute_capability);
+  }
   if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
   if (nic_latency_s) topology = with_nic_latency(std::move(topology), *nic_latency_s);
   if (nic_efficiency != 1) topology = scaled_nic_bandwidths(std::move(topology), nic_efficiency);

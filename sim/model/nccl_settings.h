@@ -66,6 +66,7 @@ struct NcclTopologyFacts {
   int nics = 1;                    // per node
   double intra_bandwidth_Bps = 0;  // GPU to GPU inside a node
   bool nvlink = false;             // intra-node links are NVLink (else PCIe / shared memory)
+  int nvlink_links = 0;            // NVLink links per GPU (0: from intra_bandwidth_Bps)
   std::vector<NcclNodeFacts> nodes;  // every node: which NICs a placement's ranks sit beside
 };
 

@@ -40,6 +40,9 @@ struct NodeSpec {
   // link). Otherwise one `intra` link shared by every transfer in the node.
   bool intra_ports = false;
   LinkSpec intra;
+  // NVLink links behind each GPU's port, set where a model rescales the port to the links' payload
+  // (ModelSettings::shape); 0: as many as the port's bandwidth holds at the link's line rate.
+  int nvlink_links = 0;
   // "pcie_switch": GPUs g with the same g / switch_gpus sit behind one PCIe switch whose split-duplex
   // uplink (`pcie_switch`) carries every transfer between them and host memory; 0: no switch (each
   // GPU's own port reaches the host). Only with ports on pcie/shm nodes (GPUs staging through host).
@@ -97,6 +100,18 @@ Topology scaled_latencies(Topology topology, double factor);
 // wire; InfiniBand 4096 of 4122 (LRH, BTH, ICRC, VCRC); RoCE v2 4096 of 4178 (Ethernet, IP, UDP, BTH).
 double transport_payload_share(NicTransport transport);
 Topology with_transport_payload_share(Topology topology);
+
+// NVLink's line rate per link and direction for COMPUTE_CAPABILITY's generation, GB/s: P100 20, V100 to
+// H100 25, B200 50.
+double nvlink_line_GBps(int compute_capability);
+// NVLink links of one GPU behind a port of PORT_BANDWIDTH_BPS bytes per second per direction.
+int nvlink_links(double port_bandwidth_Bps, int compute_capability);
+// The share of the line rate a link carries as payload, by NCCL's current per-link figures (topo.h
+// 2.28: SM60 18, SM70 and SM80 20, SM90 20.6, SM100 40.1 GB/s; the corpus's superbench run measures
+// 235 GB/s of bus bandwidth on A100's 12 links, 0.78 of their 300).
+double nvlink_payload_share(int compute_capability);
+// The same topology with every NVLink port at that share (its links counted first, in nvlink_links).
+Topology with_nvlink_payload_share(Topology topology, int compute_capability);
 
 int nic_of_gpu(const NodeSpec& node, int gpu);
 int nic_beside_gpu(const NodeSpec& node, int gpu);

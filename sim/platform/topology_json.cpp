@@ -5,6 +5,7 @@
 #include "../common/json_input.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <limits>
 #include <set>
@@ -141,6 +142,29 @@ double transport_payload_share(NicTransport transport) {
     case NicTransport::roce: return 4096.0 / 4178.0;
   }
   return 1;
+}
+
+double nvlink_line_GBps(int compute_capability) {
+  return compute_capability < 70 ? 20 : compute_capability >= 100 ? 50 : 25;
+}
+
+int nvlink_links(double port_bandwidth_Bps, int compute_capability) {
+  return std::max(1, static_cast<int>(std::lround(port_bandwidth_Bps / 1e9 / nvlink_line_GBps(compute_capability))));
+}
+
+double nvlink_payload_share(int compute_capability) {
+  const double per_link = compute_capability < 70 ? 18 : compute_capability >= 100 ? 40.1 : compute_capability >= 90 ? 20.6 : 20;
+  return per_link / nvlink_line_GBps(compute_capability);
+}
+
+Topology with_nvlink_payload_share(Topology topology, int compute_capability) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes)
+      if (node.intra_kind == IntraKind::nvlink && node.nvlink_links == 0) {
+        node.nvlink_links = nvlink_links(node.intra.bandwidth_Bps, compute_capability);
+        node.intra.bandwidth_Bps *= nvlink_payload_share(compute_capability);
+      }
+  return topology;
 }
 
 Topology with_transport_payload_share(Topology topology) {

@@ -1,6 +1,7 @@
 // NCCL's own time model of its ring (sim/analysis/algorithm_costs.h) against numbers worked by hand
 // from src/graph/tuning.cc of each era (microseconds and GB/s, as tuning.cc counts them).
 #include "../../sim/analysis/algorithm_costs.h"
+#include "../../sim/analysis/nccl_intra_search.h"
 
 #include <doctest/doctest.h>
 
@@ -110,6 +111,47 @@ TEST_CASE("channels: twice what the search finds one per NIC across nodes and th
   NcclSettings three;
   three.channels = 3;
   CHECK(nccl_case(three, facts, 8, 3).channels == 3);
+}
+
+TEST_CASE("inside one NVSwitch node the search fills the GPUs' NVLink: 24 channels on A100 and H100, 12 on V100") {
+  // A100, 12 links at SM80_NVLINK_BW 20 (2.18): 6 channels at 40 GB/s fill 240, duplicated to 12 at 20
+  // (the corpus's a100pcie log: "nChannels 12, bw 20"), and the communicator doubles them to 24.
+  NcclTopologyFacts facts;
+  facts.nvlink = true;
+  facts.intra_bandwidth_Bps = 300e9;
+  const NcclCase a100 = nccl_case(NcclSettings{}, facts, 8, 1);
+  CHECK(a100.search_channels == 12);
+  CHECK(a100.channel_bandwidth_Bps == doctest::Approx(20e9));
+  CHECK(a100.channels == 24);
+  // 2.9: 21 per link, 42 GB/s first: 6 x 42 = 252, duplicated to 12 x 21.
+  CHECK(nccl_nvswitch_search({2, 9}, 80, 12).channels == 12);
+  CHECK(nccl_nvswitch_search({2, 9}, 80, 12).bandwidth_GBps == doctest::Approx(21));
+  // H100, 18 links at 20.6 (2.21): 60 GB/s gives 6 channels (360 of 370.8); 50, 40 and 30 give no more;
+  // 24 is under half of 60. Duplicated (60 >= 50): 12 at 30.
+  const NcclIntraSearch h100 = nccl_nvswitch_search({2, 21}, 90, 18);
+  CHECK(h100.channels == 12);
+  CHECK(h100.bandwidth_GBps == doctest::Approx(30));
+  // 2.16: 18 x 22 = 396 at 66 GB/s: 6, duplicated to 12 at 33.
+  CHECK(nccl_nvswitch_search({2, 16}, 90, 18).bandwidth_GBps == doctest::Approx(33));
+  // V100 on NVSwitch (DGX-2), 6 links at 21 (2.6): 24 gives 5 (120 of 126), 21 gives 6; no duplication
+  // before 2.7. 2.18: 6 x 20 = 120 at 40: 3, duplicated to 6 at 20.
+  const NcclIntraSearch v100 = nccl_nvswitch_search({2, 6}, 70, 6);
+  CHECK(v100.channels == 6);
+  CHECK(v100.bandwidth_GBps == doctest::Approx(21));
+  CHECK(nccl_nvswitch_search({2, 18}, 70, 6).channels == 6);
+  // B200, 18 links at 40.1 (2.28): 8 at 90, duplicated to 16 at 45.
+  CHECK(nccl_nvswitch_search({2, 28}, 100, 18).channels == 16);
+  // 2.4 had no search: one channel at the node's rate.
+  NcclSettings v24;
+  v24.version = {2, 4};
+  CHECK(nccl_case(v24, facts, 8, 1).search_channels == 1);
+  // Under the model made for NCCL the port carries NVLink's payload (20 of 25 GB/s per link on A100):
+  // the links are counted before, so the search still sees 12.
+  facts.intra_bandwidth_Bps = 240e9;
+  facts.nvlink_links = 12;
+  CHECK(nccl_case(NcclSettings{}, facts, 8, 1).search_channels == 12);
+  CHECK(nvlink_links(300e9, 80) == 12);
+  CHECK(nvlink_payload_share(80) == doctest::Approx(0.8));
 }
 
 TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInfo's threshold") {
