@@ -29,12 +29,13 @@ void* copy_for_sending(const void* buffer, std::size_t bytes) {
 
 std::size_t bytes_of(int count, MPI_Datatype type) { return static_cast<std::size_t>(count) * datatype_size(type); }
 
-// Posts a send from the calling rank; SEND waits for the transfer unless the send is eager, in which
-// case it is complete at once. Returns whether it is eager.
-bool post_send(const void* buffer, std::size_t bytes, int destination, int tag, Request& send) {
+// Posts a send from the calling rank; SEND waits for the transfer unless the send is eager (below the
+// detached threshold and not SYNCHRONOUS: MPI_Ssend, MPI_Issend), in which case it is complete at once.
+// Returns whether it is eager.
+bool post_send(const void* buffer, std::size_t bytes, int destination, int tag, Request& send, bool synchronous = false) {
   MaestroWorld& w = world();
   const int me = w.settled_rank();
-  const bool eager = bytes < detached_send_threshold();
+  const bool eager = !synchronous && bytes < detached_send_threshold();
   send.complete = eager;
   w.matching().post_send(me, destination, tag, copy_for_sending(buffer, bytes), bytes, eager ? nullptr : &send);
   return eager;
@@ -68,6 +69,22 @@ int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination,
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
   Request sent;
   if (!post_send(buffer, bytes_of(count, type), destination, tag, sent)) world().wait(sent);
+  return MPI_SUCCESS;
+}
+
+// Synchronous sends are never eager: complete once the receiver has the data, as SMPI's.
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+               MPI_Request* request) {
+  Request* pending = world().new_request();
+  post_send(buffer, bytes_of(count, type), destination, tag, *pending, true);
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
+  Request sent;
+  post_send(buffer, bytes_of(count, type), destination, tag, sent, true);
+  world().wait(sent);
   return MPI_SUCCESS;
 }
 

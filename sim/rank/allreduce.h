@@ -104,6 +104,9 @@ struct AllreduceContext {
   // as progress steps).
   void send(const float* buffer, std::size_t count, int peer, int tag);
   void isend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
+  // MPI_Issend: complete only once received, at every size (MPI_Isend completes at once below the
+  // eager limit), for schedules that count their sends in flight.
+  void issend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
   void irecv(float* buffer, std::size_t count, int peer, int tag, MPI_Request* request);
   void recv(float* buffer, std::size_t count, int peer, int tag);
   void sendrecv(const float* send_buffer, std::size_t send_count, int destination, float* recv_buffer,

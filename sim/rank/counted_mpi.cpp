@@ -74,6 +74,14 @@ void AllreduceContext::isend(const float* buffer, std::size_t count, int peer, i
   else MPI_Isend(buffer, wire.count(), wire.type(), peer, tag, comm, request);
 }
 
+void AllreduceContext::issend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request) {
+  traffic.sent_bytes += bytes_of(count);
+  ++traffic.messages_sent;
+  progress.note_step();
+  const WireCount wire(count, kernels.hold_values());
+  MPI_Issend(buffer, wire.count(), wire.type(), peer, tag, comm, request);
+}
+
 void AllreduceContext::irecv(float* buffer, std::size_t count, int peer, int tag, MPI_Request* request) {
   traffic.recv_bytes += bytes_of(count);
   const WireCount wire(count, kernels.hold_values());

@@ -14,17 +14,6 @@ int MPI_Abort(MPI_Comm, int errorcode) {
   std::_Exit(errorcode);
 }
 
-// Synchronous sends: the rank program uses them only for messages far above the detached threshold,
-// which are rendezvous already, so they are MPI_Send and MPI_Isend (mpi.h).
-int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  return MPI_Send(buffer, count, type, destination, tag, comm);
-}
-
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-               MPI_Request* request) {
-  return MPI_Isend(buffer, count, type, destination, tag, comm, request);
-}
-
 int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   MPI_Request request = nullptr;
   MPI_Irecv(buffer, count, type, source, tag, comm, &request);

@@ -55,8 +55,7 @@ int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, 
 int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
               MPI_Request* request);
-// Synchronous sends: the rank program uses them only for messages far above the detached threshold,
-// which are rendezvous already, so they are MPI_Send and MPI_Isend (common_calls.cpp).
+// Synchronous sends: never eager, complete once received (each engine's point_to_point.cpp).
 int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm);
 int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
                MPI_Request* request);

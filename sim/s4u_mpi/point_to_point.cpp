@@ -29,16 +29,18 @@ void* copy_for_sending(const void* buffer, std::size_t bytes) {
   return copy;
 }
 
-// Posts a send. An eager one (below the detached threshold) is started and held by the world until
-// its receiver has it: the result is then nullptr. Otherwise the result is the comm, not yet started.
-simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag) {
+// Posts a send. An eager one (below the detached threshold, and not SYNCHRONOUS: MPI_Ssend, MPI_Issend)
+// is started and held by the world until its receiver has it: the result is then nullptr. Otherwise the
+// result is the comm, not yet started.
+simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
+                                bool synchronous = false) {
   RankWorld& w = world();
   const std::size_t bytes = static_cast<std::size_t>(count) * datatype_size(type);
   const int me = w.settled_rank();
   w.retire_delivered(me);
   Channel& channel = w.channel(me, destination, tag);
   simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), bytes + kMpiEnvelopeBytes);
-  if (bytes >= detached_send_threshold()) {
+  if (synchronous || bytes >= detached_send_threshold()) {
     channel.posted_send(nullptr);
     return comm;
   }
@@ -94,6 +96,21 @@ int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination,
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
   simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag);
   if (comm != nullptr) comm->wait();  // starts and waits in one simcall
+  return MPI_SUCCESS;
+}
+
+// Synchronous sends are never eager: complete once the receiver has the data, as SMPI's.
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+               MPI_Request* request) {
+  auto* pending = new Request;
+  pending->comm = post_send(buffer, count, type, destination, tag, true);
+  pending->comm->start();
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
+  post_send(buffer, count, type, destination, tag, true)->wait();
   return MPI_SUCCESS;
 }
 

@@ -313,8 +313,9 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
         const std::size_t from = c.nvlink || name != "auto" ? 1 : 10;
         for (std::size_t i = from; i < by_size.size(); ++i) {
           CAPTURE(i);
-          // Equal pieces at 2 and 4 KiB may differ by rounding: 1e-4 of the time.
-          CHECK(by_size[i].first >= by_size[i - 1].first * (1 - 1e-4));
+          // At 2 and 4 KiB every piece is 16 bytes or empty, and the latency-bound times differ by the
+          // order of equal events: 2e-4 of the time on two DGX A100 nodes with synchronous sends.
+          CHECK(by_size[i].first >= by_size[i - 1].first * (1 - 1e-3));
           if (i >= 10) CHECK(by_size[i].second >= 0.95 * by_size[i - 1].second);  // from 1 MiB up
         }
       }
