@@ -387,6 +387,15 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
   return c;
 }
 
+std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const PlacementSpec& placement,
+                                               std::string_view algorithm) {
+  if (algorithm != "nccl_ring" && algorithm != "nccl") return std::nullopt;
+  if (model.network != "NCCL" || !model.effective_nccl().handshake) return std::nullopt;
+  const std::optional<NcclCase> c = nccl_case_of(model, placement);
+  if (!c || c->nvlink) return std::nullopt;
+  return nccl_simple_handshake(*c);
+}
+
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {
   const NcclProtocol requested = model.effective_nccl().protocol;
   if (requested != NcclProtocol::auto_choice) return requested;

@@ -111,6 +111,13 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
 // nullopt without facts (a hand-written SimGrid XML platform).
 std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement);
 
+// Simple's per-slice handshake for ALGORITHM (nccl_ring, or nccl, which runs it) on PLACEMENT under
+// MODEL, when it applies: asked for (the default), under the model made for NCCL, on nodes without
+// NVLink (with NVLink's many channels the rank's sleep-and-test loop made 8-32 MiB up to 8x slower
+// than 64 MiB, the monotonic CTest, which is not resolved).
+std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const PlacementSpec& placement,
+                                               std::string_view algorithm);
+
 // What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when
 // there is no NCCL case to choose with).
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes);

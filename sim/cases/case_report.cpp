@@ -29,12 +29,9 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   }
   std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
                                      "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
-  // Asked for, under the model made for NCCL only (its channels poll with MPI_Testany, free there:
-  // model_settings.cpp), and on PCIe nodes: with NVLink's 16 channels the rank's sleep-and-test loop
-  // made 8-32 MiB up to 8x slower than 64 MiB (the monotonic CTest), which is not resolved.
-  if (nccl && settings.handshake && scenario.model.network == "NCCL" && !nccl->nvlink) {
-    const NcclHandshake handshake = nccl_simple_handshake(*nccl);
-    arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake.intra_s * 1e6, handshake.net_s * 1e6)});
+  // Under the model made for NCCL only: its channels poll with MPI_Testany, free there (model_settings.cpp).
+  if (const std::optional<NcclHandshake> handshake = nccl_handshake_of(scenario.model, spec.placement, spec.algorithm)) {
+    arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake->intra_s * 1e6, handshake->net_s * 1e6)});
   }
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
   if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version

@@ -41,11 +41,11 @@ std::vector<std::string> ModelSettings::cfg_arguments() const {
   return args;
 }
 
-std::string ModelSettings::engine_for(int ranks, std::string_view algorithm) const {
+std::string ModelSettings::engine_for(int ranks, std::string_view algorithm, bool wakes_per_slice) const {
   // The MPI library's own allreduce exists only under SMPI.
   if (engine == "smpi" || algorithm == "mpi") return "smpi";
   if (engine == "s4u" || engine == "maestro") return engine;
-  return ranks >= kMaestroAutoRanks ? "maestro" : "smpi";
+  return ranks >= kMaestroAutoRanks || wakes_per_slice ? "maestro" : "smpi";
 }
 
 nlohmann::json ModelSettings::to_json() const {

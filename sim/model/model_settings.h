@@ -73,8 +73,10 @@ struct ModelSettings {
   // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;
 
-  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro").
-  std::string engine_for(int ranks, std::string_view algorithm) const;
+  // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro"). WAKES_PER_SLICE:
+  // the rank sleeps for simulated time at every message (nccl_ring's handshake), which SMPI's sleeps
+  // make slow (over 10 minutes for one 32-rank fixture, 18 s on the maestro engine): auto takes maestro.
+  std::string engine_for(int ranks, std::string_view algorithm, bool wakes_per_slice = false) const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

@@ -85,7 +85,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
                          {"buffsize", settings.buffsize},
                          {"compute_capability", settings.compute_capability}};
   if (settings.channels) json["channels"] = *settings.channels;
-  if (settings.handshake) json["handshake"] = true;
+  if (!settings.handshake) json["handshake"] = false;
   return json;
 }
 

@@ -40,10 +40,10 @@ struct NcclSettings {
   std::uint64_t buffsize = kNcclDefaultBuffsize;
   // Of the GPUs (70 Volta, 80 Ampere, 90 Hopper): NCCL's ring latency factor depends on it.
   int compute_capability = 80;
-  // Charge Simple's per-slice handshake on nodes without NVLink under the NCCL network model. Off by
-  // default: the rank then wakes at every slice, and each wake re-solves SimGrid's sharing of every
-  // flow in flight (5x the wall time at 64 ranks, 100x and more at 256 on the maestro engine).
-  bool handshake = false;
+  // Charge Simple's per-slice handshake on nodes without NVLink under the NCCL network model. The rank
+  // then wakes at every slice: such cases run on the maestro engine (ModelSettings::engine_for), where
+  // that costs 1.2-2.3x the CPU time; SMPI's sleeps made one fixture run take over 10 minutes.
+  bool handshake = true;
 };
 
 // One node as NCCL's topology search sees it (node order of the topology, racks in turn).
