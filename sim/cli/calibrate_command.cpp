@@ -30,6 +30,8 @@ nccl_ring's node-contiguous ring gives k = 1). a is the per-step latency, 1/b th
 of a NIC direction. Writes a model file:
   {"network": "CM02", "crosstraffic": false, "factors": "none",
    "nic_efficiency": (1/b) / NIC bandwidth, "nic_latency": (a - other latencies) / NICs}
+(for NCCL's algorithms "network": "NCCL", the model made for NCCL, and the efficiency beyond the NIC's
+transport payload share, which that model applies first)
 so that simulated steps take a + k*S/N/(effective bandwidth), NICs shared as before, links inside
 nodes and switches at their own rates and latencies. For nccl_ring, which pipelines many slices per
 step, a is printed but not written. Instead, when the trace has latency-bound sizes (from its smallest
@@ -129,8 +131,13 @@ int calibrate_command(int argc, char** argv) {
   adopt_trace_nccl_settings(scenario, input, load_platform(scenario.topology));
   ModelSettings with_facts = scenario.model;  // NCCL's channels spread over the NICs beside its ranks
   with_facts.nccl_facts = nccl_topology_facts(*platform.topology);
+  // The payload share of the route's slowest NIC's transport, for NCCL's model file.
+  double payload_share = 1;
+  for (const RackSpec& rack : platform.topology->racks)
+    for (const NodeSpec& node : rack.nodes)
+      if (node.nic.bandwidth_Bps == route.nic_bandwidth_Bps) payload_share = std::min(payload_share, transport_payload_share(node.nic_transport));
   const RingCalibration calibration =
-      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario), with_facts);
+      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario), with_facts, payload_share);
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);

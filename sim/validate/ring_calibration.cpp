@@ -86,7 +86,8 @@ double calibration_edges(const std::string& algorithm, const PlacementSpec& plac
 }
 
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model) {
+                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model,
+                               double payload_share) {
   RingCalibration calibration;
   calibration.route = route;
   calibration.algorithm = algorithm;
@@ -116,17 +117,22 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
   if (!is_nccl_algorithm(algorithm))
     calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.fixed_latency_s) / route.nic_hops);
+  else
+    calibration.nccl_payload_share = payload_share;
   return calibration;
 }
 
 nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,
                                 const std::string& trace_format, std::uint64_t min_bytes) {
   const StepFit& fit = calibration.fit;
+  // NCCL's algorithms run the model made for NCCL (its NVLink payload, Simple's handshake), the
+  // efficiency beyond the NIC's transport payload share; the others plain max-min sharing.
+  const double share = calibration.nccl_payload_share.value_or(1);
   nlohmann::json model = {
-      {"network", "CM02"},
+      {"network", calibration.nccl_payload_share ? "NCCL" : "CM02"},
       {"crosstraffic", false},
       {"factors", "none"},
-      {"nic_efficiency", calibration.nic_efficiency},
+      {"nic_efficiency", std::min(1.0, calibration.nic_efficiency / share)},
       {"calibration",
        {{"trace", trace_file}, {"format", trace_format}, {"algorithm", calibration.algorithm}, {"step_latency_s", fit.latency_s},
         {"bandwidth_Bps", fit.bandwidth_Bps()}, {"r_squared", fit.r_squared},

@@ -161,9 +161,12 @@ Prediction check_nccl_ring_prediction(const std::string& scenario, const std::st
 }  // namespace
 
 TEST_CASE("nccl_ring calibrated on one 8x4 nccl-tests run predicts the other within 3 percent from 4 MiB") {
-  // 10 GbE (validate/traces/nccl/README.md). Measured: 2.0% (0.6% on run1); 1173 MB/s of 1250.
+  // 10 GbE (validate/traces/nccl/README.md). Measured: 2.0% (0.6% on run1); 1173 MB/s of 1250, 0.939 of
+  // the line rate: the model file names the model made for NCCL, whose TCP payload share (0.941)
+  // leaves an efficiency of 0.997 beyond it.
   const Prediction prediction =
-      check_nccl_ring_prediction("hkbu-10GbE-nccl_ring.json", "hkbu-10g-8x4-auto-run1.txt", "hkbu-10g-8x4-auto-run2.txt", 0.939);
+      check_nccl_ring_prediction("hkbu-10GbE-nccl_ring.json", "hkbu-10g-8x4-auto-run1.txt", "hkbu-10g-8x4-auto-run2.txt", 0.939 / 0.941);
+  CHECK(prediction.model.at("network") == "NCCL");
   // The runs start at 1 MiB: no latency-bound sizes, so the link latencies stay the topology's.
   CHECK_FALSE(prediction.model.contains("link_latency_scale"));
   CHECK(prediction.calibrate.out.find("the trace has no latency-bound sizes") != std::string::npos);
@@ -171,19 +174,20 @@ TEST_CASE("nccl_ring calibrated on one 8x4 nccl-tests run predicts the other wit
 
 TEST_CASE("nccl_ring calibrated on one 8x4 IB nccl-tests run predicts the other within 3 percent from 4 MiB") {
   // 100 Gb/s InfiniBand: 0.446 of the NIC (staging through host memory) carries to the second run. Measured: 1.0% (1.4% with the topology's own link latencies).
-  check_nccl_ring_prediction("hkbu-100GbIB-nccl_ring.json", "hkbu-100gib-8x4-auto.txt", "hkbu-100gib-8x4-auto-run2.txt", 0.446);
+  check_nccl_ring_prediction("hkbu-100GbIB-nccl_ring.json", "hkbu-100gib-8x4-auto.txt", "hkbu-100gib-8x4-auto-run2.txt", 0.446 / 0.994);
 }
 
 TEST_CASE("nccl_ring calibrated on the 28-size IB run is within 10 percent over all sizes from 4 bytes") {
   // Bandwidth from 4 MiB up, the link latencies from the 9 latency-bound sizes (4 B - 1 KiB, 55-66 us):
-  // the topology's latencies x 0.60. Measured: 26.8% over all sizes with the topology's latencies, 4.9% fitted.
+  // the topology's latencies x 0.51 under the model made for NCCL, whose routes between a GPU and a NIC
+  // stage through host memory (x 0.60 on plain max-min routes). Measured: 4.2% over all sizes fitted.
   TempDir dir;
   const std::string trace = kRoot + "/validate/traces/nccl/hkbu-100gib-8x4-auto.txt";
   const Prediction prediction = calibrate_then_validate(dir, kRoot + "/scenarios/nccl/hkbu-100GbIB-nccl_ring.json",
                                                         "--measured " + trace + " --min-bytes 4MiB",
                                                         "--measured " + trace + " --tolerance 0.10");
   CHECK(prediction.calibrate.out.find("fitted on the 9 latency-bound sizes") != std::string::npos);
-  CHECK(prediction.model.at("link_latency_scale").get<double>() == doctest::Approx(0.60).epsilon(0.03));
+  CHECK(prediction.model.at("link_latency_scale").get<double>() == doctest::Approx(0.51).epsilon(0.03));
   CHECK(prediction.model.at("calibration").at("latency_sizes") == 9);
   CHECK(prediction.report.at("summary").at("all").at("count") == 28);
   CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
