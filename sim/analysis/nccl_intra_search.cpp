@@ -7,7 +7,7 @@
 namespace ringsim {
 namespace {
 
-// search.cc's intra-node speed lists (GB/s per channel), newest first.
+// search.cc's intra-node speed lists (GB/s per channel), fastest first.
 constexpr float kSpeeds25[] = {24, 21, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4f, 1.2f, 0.24f, 0.12f};        // 2.5-2.6
 constexpr float kSpeeds27[] = {42, 24, 21, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4f, 1.2f, 0.24f, 0.12f};    // 2.7-2.8
 constexpr float kSpeeds29[] = {42, 30, 24, 21, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4f, 1.2f, 0.24f, 0.12f};  // 2.9-2.11

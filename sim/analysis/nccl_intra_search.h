@@ -5,7 +5,6 @@
 #pragma once
 
 #include "../model/nccl_settings.h"
-#include "../platform/topology.h"
 
 namespace ringsim {
 

@@ -2,6 +2,7 @@
 // from src/graph/tuning.cc of each era (microseconds and GB/s, as tuning.cc counts them).
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/analysis/nccl_intra_search.h"
+#include "../../sim/platform/topology.h"
 
 #include <doctest/doctest.h>
 
