@@ -274,6 +274,18 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
   CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
 }
 
+TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's payload, 240 of A100's 300 GB/s") {
+  // NCCL's search: 12 channels at 20 GB/s, run as 24 (nccl_intra_search.h); each port carries NCCL's
+  // 20 GB/s per NVLink 3 link (12 links behind 300 GB/s). The corpus's DGX A100 run measures 235 at 8 GiB.
+  TempDir dir;
+  const std::string text = R"({"name": "dgx", "topology": ")" RINGSIM_SOURCE_DIR
+                           R"(/topologies/dgx-a100-pair.json", "placements": ["8"], "algorithms": ["nccl_ring"],
+                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0})";
+  const auto results = run_scenario(dir, text);
+  REQUIRE(results.at("model").at("network") == "NCCL");
+  CHECK(busbw_of(results, 8) == doctest::Approx(240).epsilon(0.02));
+}
+
 TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw never drops 5% as the size doubles") {
   // The shipped multi-NIC topologies and the fixtures' clusters, 1 KiB - 1 GiB (LL to 64 MiB: its 32 KiB
   // slices make 1 GiB 16M messages on 16 ranks, and NCCL's LL cap keeps it below). On the fixtures'
