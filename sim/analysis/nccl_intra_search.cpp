@@ -61,7 +61,7 @@ NcclIntraSearch nccl_nvswitch_search(const NcclVersion& v, int cc, int links) {
   double best = 0;
   for (; index < speeds.size(); ++index) {
     const double speed = speeds[index];
-    if (found.channels > 0 && best > 0 && speed / found.bandwidth_GBps <= 0.49) break;
+    if (best > 0 && speed / found.bandwidth_GBps <= 0.49) break;  // below half the best speed
     const int channels = std::min(max_channels, static_cast<int>(std::floor(total / speed + 1e-9)));
     if (channels * speed > best) best = channels * speed, found = {channels, speed};
     if (channels * speed >= total || channels == max_channels) break;

@@ -131,13 +131,8 @@ int calibrate_command(int argc, char** argv) {
   adopt_trace_nccl_settings(scenario, input, load_platform(scenario.topology));
   ModelSettings with_facts = scenario.model;  // NCCL's channels spread over the NICs beside its ranks
   with_facts.nccl_facts = nccl_topology_facts(*platform.topology);
-  // The payload share of the route's slowest NIC's transport, for NCCL's model file.
-  double payload_share = 1;
-  for (const RackSpec& rack : platform.topology->racks)
-    for (const NodeSpec& node : rack.nodes)
-      if (node.nic.bandwidth_Bps == route.nic_bandwidth_Bps) payload_share = std::min(payload_share, transport_payload_share(node.nic_transport));
   const RingCalibration calibration =
-      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario), with_facts, payload_share);
+      calibrate_ring(route, input.grouped, min_bytes, input.file, validation_algorithm(scenario), with_facts);
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);

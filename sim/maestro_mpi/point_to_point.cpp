@@ -32,7 +32,7 @@ std::size_t bytes_of(int count, MPI_Datatype type) { return static_cast<std::siz
 // Posts a send from the calling rank; SEND waits for the transfer unless the send is eager (below the
 // detached threshold and not SYNCHRONOUS: MPI_Ssend, MPI_Issend), in which case it is complete at once.
 // Returns whether it is eager.
-bool post_send(const void* buffer, std::size_t bytes, int destination, int tag, Request& send, bool synchronous = false) {
+bool post_send(const void* buffer, std::size_t bytes, int destination, int tag, Request& send, bool synchronous) {
   MaestroWorld& w = world();
   const int me = w.settled_rank();
   const bool eager = !synchronous && bytes < detached_send_threshold();
@@ -56,36 +56,40 @@ void finish(MPI_Request* request, MPI_Status* status) {
   *request = MPI_REQUEST_NULL;
 }
 
+// MPI_Isend and MPI_Issend (SYNCHRONOUS: never eager, complete once the receiver has the data, as SMPI's).
+int start_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Request* request,
+               bool synchronous) {
+  Request* pending = world().new_request();
+  post_send(buffer, bytes_of(count, type), destination, tag, *pending, synchronous);
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+// MPI_Send and MPI_Ssend.
+int blocking_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, bool synchronous) {
+  Request sent;
+  if (!post_send(buffer, bytes_of(count, type), destination, tag, sent, synchronous)) world().wait(sent);
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
               MPI_Request* request) {
-  Request* pending = world().new_request();
-  post_send(buffer, bytes_of(count, type), destination, tag, *pending);
-  *request = pending;
-  return MPI_SUCCESS;
+  return start_send(buffer, count, type, destination, tag, request, false);
+}
+
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+               MPI_Request* request) {
+  return start_send(buffer, count, type, destination, tag, request, true);
 }
 
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  Request sent;
-  if (!post_send(buffer, bytes_of(count, type), destination, tag, sent)) world().wait(sent);
-  return MPI_SUCCESS;
-}
-
-// Synchronous sends are never eager: complete once the receiver has the data, as SMPI's.
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-               MPI_Request* request) {
-  Request* pending = world().new_request();
-  post_send(buffer, bytes_of(count, type), destination, tag, *pending, true);
-  *request = pending;
-  return MPI_SUCCESS;
+  return blocking_send(buffer, count, type, destination, tag, false);
 }
 
 int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  Request sent;
-  post_send(buffer, bytes_of(count, type), destination, tag, sent, true);
-  world().wait(sent);
-  return MPI_SUCCESS;
+  return blocking_send(buffer, count, type, destination, tag, true);
 }
 
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {

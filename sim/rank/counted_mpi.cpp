@@ -66,12 +66,12 @@ void AllreduceContext::send(const float* buffer, std::size_t count, int peer, in
 }
 
 void AllreduceContext::isend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request) {
+  if (WireCount::synchronous(count)) return issend(buffer, count, peer, tag, request);
   traffic.sent_bytes += bytes_of(count);
   ++traffic.messages_sent;
   progress.note_step();
   const WireCount wire(count, kernels.hold_values());
-  if (WireCount::synchronous(count)) MPI_Issend(buffer, wire.count(), wire.type(), peer, tag, comm, request);
-  else MPI_Isend(buffer, wire.count(), wire.type(), peer, tag, comm, request);
+  MPI_Isend(buffer, wire.count(), wire.type(), peer, tag, comm, request);
 }
 
 void AllreduceContext::issend(const float* buffer, std::size_t count, int peer, int tag, MPI_Request* request) {

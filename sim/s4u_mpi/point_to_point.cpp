@@ -33,7 +33,7 @@ void* copy_for_sending(const void* buffer, std::size_t bytes) {
 // is started and held by the world until its receiver has it: the result is then nullptr. Otherwise the
 // result is the comm, not yet started.
 simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
-                                bool synchronous = false) {
+                                bool synchronous) {
   RankWorld& w = world();
   const std::size_t bytes = static_cast<std::size_t>(count) * datatype_size(type);
   const int me = w.settled_rank();
@@ -79,6 +79,23 @@ int finish_eager_or_collect(int count, MPI_Request* requests, MPI_Status* status
   return -1;
 }
 
+// MPI_Isend and MPI_Issend (SYNCHRONOUS: never eager, complete once the receiver has the data, as SMPI's).
+int start_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Request* request,
+               bool synchronous) {
+  auto* pending = new Request;
+  pending->comm = post_send(buffer, count, type, destination, tag, synchronous);  // nullptr (eager): complete
+  if (pending->comm != nullptr) pending->comm->start();
+  *request = pending;
+  return MPI_SUCCESS;
+}
+
+// MPI_Send and MPI_Ssend.
+int blocking_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, bool synchronous) {
+  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, synchronous);
+  if (comm != nullptr) comm->wait();  // starts and waits in one simcall
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 }  // namespace ringsim::s4u_engine
 
@@ -86,32 +103,20 @@ using namespace ringsim::s4u_engine;
 
 int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
               MPI_Request* request) {
-  auto* pending = new Request;
-  pending->comm = post_send(buffer, count, type, destination, tag);  // nullptr (eager): complete
-  if (pending->comm != nullptr) pending->comm->start();
-  *request = pending;
-  return MPI_SUCCESS;
+  return start_send(buffer, count, type, destination, tag, request, false);
+}
+
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+               MPI_Request* request) {
+  return start_send(buffer, count, type, destination, tag, request, true);
 }
 
 int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag);
-  if (comm != nullptr) comm->wait();  // starts and waits in one simcall
-  return MPI_SUCCESS;
-}
-
-// Synchronous sends are never eager: complete once the receiver has the data, as SMPI's.
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-               MPI_Request* request) {
-  auto* pending = new Request;
-  pending->comm = post_send(buffer, count, type, destination, tag, true);
-  pending->comm->start();
-  *request = pending;
-  return MPI_SUCCESS;
+  return blocking_send(buffer, count, type, destination, tag, false);
 }
 
 int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  post_send(buffer, count, type, destination, tag, true)->wait();
-  return MPI_SUCCESS;
+  return blocking_send(buffer, count, type, destination, tag, true);
 }
 
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {

@@ -69,7 +69,13 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
     throw InputError(fmt::format("{}: the route between nodes has zero latency; give the NICs a latency (e.g. 5us) "
                                  "so that the fitted one can be expressed as a factor of it",
                                  platform.source.string()));
-  return route_terms(routes, *longest);
+  CalibrationRoute terms = route_terms(routes, *longest);
+  // The slowest NIC's transport (the least payload share among NICs of that rate).
+  for (const RackSpec& rack : platform.topology->racks)
+    for (const NodeSpec& node : rack.nodes)
+      if (node.nic.bandwidth_Bps == terms.nic_bandwidth_Bps)
+        terms.nic_payload_share = std::min(terms.nic_payload_share, transport_payload_share(node.nic_transport));
+  return terms;
 }
 
 double calibration_edges(const std::string& algorithm, const PlacementSpec& placement, const ModelSettings& model) {
@@ -86,8 +92,7 @@ double calibration_edges(const std::string& algorithm, const PlacementSpec& plac
 }
 
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model,
-                               double payload_share) {
+                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model) {
   RingCalibration calibration;
   calibration.route = route;
   calibration.algorithm = algorithm;
@@ -117,8 +122,6 @@ RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace
                                  trace_file, calibration.fit.bandwidth_Bps() / 1e6, route.nic_bandwidth_Bps / 1e6));
   if (!is_nccl_algorithm(algorithm))
     calibration.nic_latency_s = std::max(0.0, (calibration.fit.latency_s - route.fixed_latency_s) / route.nic_hops);
-  else
-    calibration.nccl_payload_share = payload_share;
   return calibration;
 }
 
@@ -127,9 +130,10 @@ nlohmann::json calibrated_model(const RingCalibration& calibration, const std::s
   const StepFit& fit = calibration.fit;
   // NCCL's algorithms run the model made for NCCL (its NVLink payload, Simple's handshake), the
   // efficiency beyond the NIC's transport payload share; the others plain max-min sharing.
-  const double share = calibration.nccl_payload_share.value_or(1);
+  const bool nccl = is_nccl_algorithm(calibration.algorithm);
+  const double share = nccl ? calibration.route.nic_payload_share : 1;
   nlohmann::json model = {
-      {"network", calibration.nccl_payload_share ? "NCCL" : "CM02"},
+      {"network", nccl ? "NCCL" : "CM02"},
       {"crosstraffic", false},
       {"factors", "none"},
       {"nic_efficiency", std::min(1.0, calibration.nic_efficiency / share)},

@@ -24,6 +24,9 @@ struct CalibrationRoute {
   double fixed_latency_s = 0;   // its links' other than the NICs (which calibration sets)
   int nic_hops = 2;             // NICs it crosses
   double nic_bandwidth_Bps = 0; // the slowest of them
+  // Its transport's payload share (topology.h), which the model made for NCCL applies before a
+  // calibrated nic_efficiency: the file for NCCL's algorithms gives the efficiency beyond it.
+  double nic_payload_share = 1;
 };
 
 // The scenario's compact topology; checked before the trace is read, so a scenario that cannot be
@@ -50,9 +53,6 @@ struct RingCalibration {
   std::vector<CalibrationRow> rows;  // one per fitted sample, in fit order
   std::string algorithm = "ring";    // whose ring order counts the edges (validation_algorithm)
   double nic_efficiency = 0;         // fitted bandwidth / NIC bandwidth
-  // NCCL's algorithms: the NIC's transport payload share, which the model made for NCCL applies before
-  // nic_efficiency (ModelSettings::shape); the file then names that model and the efficiency beyond it.
-  std::optional<double> nccl_payload_share;
   // The NIC latency that makes the route between nodes take the fitted per-step latency (at least 0:
   // a fitted latency below the route's other links' leaves the NICs without latency). None for nccl_ring: the step
   // model's a is what ONE message per step pays, while nccl_ring pipelines many slices per step, each
@@ -70,8 +70,7 @@ double calibration_edges(const std::string& algorithm, const PlacementSpec& plac
 // Fits every case (optimized orders and single-node cases excluded) at sizes >= MIN_BYTES, counting
 // edges for ALGORITHM under MODEL. Throws InputError naming TRACE_FILE when the samples cannot be fitted.
 RingCalibration calibrate_ring(const CalibrationRoute& route, const GroupedTrace& grouped, std::uint64_t min_bytes,
-                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model,
-                               double payload_share = 1);
+                               const std::string& trace_file, const std::string& algorithm, const ModelSettings& model);
 
 // The model file that `run`/`validate --model` apply, with the calibration's provenance.
 nlohmann::json calibrated_model(const RingCalibration& calibration, const std::string& trace_file,
