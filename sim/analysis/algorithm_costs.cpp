@@ -223,12 +223,11 @@ int nccl_protocol_index(NcclProtocol protocol) {
   return protocol == NcclProtocol::ll ? kNcclLL : protocol == NcclProtocol::ll128 ? kNcclLL128 : kNcclSimple;
 }
 
-NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
+double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol) {
   const RingConstants& k = constants_of(c.version);
   const int p = nccl_protocol_index(protocol);
-  const double steps = 2.0 * (c.ranks - 1);
   const double ppn = static_cast<double>(c.ranks) / c.nodes;
-  // Bandwidth, GB/s: the search's channels at its per-channel bandwidth, then the protocol's factor.
+  // The search's channels at its per-channel bandwidth, then the protocol's factor.
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
   if (p == kNcclLL) {
     bus_GBps *= ll_factor(c.version);
@@ -238,7 +237,15 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   else if (p == kNcclLL128)
     bus_GBps = std::min(bus_GBps * (k.ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
                         c.search_channels * ll128_max_GBps_per_channel(c));
-  const double algbw_GBps = bus_GBps * c.ranks / steps;
+  return bus_GBps;
+}
+
+NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
+  const RingConstants& k = constants_of(c.version);
+  const int p = nccl_protocol_index(protocol);
+  const double steps = 2.0 * (c.ranks - 1);
+  const double ppn = static_cast<double>(c.ranks) / c.nodes;
+  const double algbw_GBps = nccl_ring_bus_GBps(c, protocol) * c.ranks / steps;
   // Latency, us.
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
   double inter = (ppn == 1 ? k.net_tree : k.net)[p];
@@ -394,6 +401,21 @@ std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const
   const std::optional<NcclCase> c = nccl_case_of(model, placement);
   if (!c || c->nvlink) return std::nullopt;
   return nccl_simple_handshake(*c);
+}
+
+std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, const PlacementSpec& placement,
+                                                  std::string_view algorithm) {
+  if (algorithm != "nccl_ring" && algorithm != "nccl") return std::nullopt;
+  if (model.network != "NCCL") return std::nullopt;
+  const std::optional<NcclCase> c = nccl_case_of(model, placement);
+  if (!c || c->ranks < 2 || c->channels < 1) return std::nullopt;
+  const double channels = c->channels;
+  return NcclBlockRates{nccl_ring_bus_GBps(*c, NcclProtocol::ll) * 1e9 / channels,
+                        nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9 / channels};
+}
+
+bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
+  return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_block_rates_of(model, placement, algorithm).has_value();
 }
 
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {

@@ -81,6 +81,10 @@ struct NcclHandshake {
 };
 NcclHandshake nccl_simple_handshake(const NcclCase& c);
 
+// The bus bandwidth NCCL's model gives its ring under PROTOCOL (auto_choice is not one), GB/s: the
+// search's channels at their bandwidth, with LL's factor and cap and LL128's (tuning.cc).
+double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol);
+
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
 // A protocol's index in the per-protocol tables of NCCL's tuning.cc: LL, LL128, Simple.
 inline constexpr int kNcclLL = 0, kNcclLL128 = 1, kNcclSimple = 2;
@@ -117,6 +121,21 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
 // than 64 MiB, the monotonic CTest, which is not resolved).
 std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const PlacementSpec& placement,
                                                std::string_view algorithm);
+
+// How fast one channel's thread block moves LL's and LL128's data, bytes of data per second: NCCL's
+// bus bandwidth for the protocol over the channels that run. In NCCL's model LL reaches a quarter of
+// the channel's bandwidth before 2.21 (half for its flags, half for its polling) and half from then,
+// both capped by llMaxBws from 2.8; the wire carries only the flags' half, so the block paces the rest.
+struct NcclBlockRates {
+  double ll_Bps = 0;
+  double ll128_Bps = 0;
+};
+// For ALGORITHM (nccl_ring, or nccl) on PLACEMENT under the model made for NCCL; nullopt elsewhere.
+std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, const PlacementSpec& placement,
+                                                  std::string_view algorithm);
+// Whether nccl_ring paces its slices in simulated time there (a handshake or block rates), which wakes
+// each rank at every slice: such runs take the maestro engine under "auto" (ModelSettings::engine_for).
+bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
 
 // What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when
 // there is no NCCL case to choose with).

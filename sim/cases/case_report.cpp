@@ -33,6 +33,9 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   if (const std::optional<NcclHandshake> handshake = nccl_handshake_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake->intra_s * 1e6, handshake->net_s * 1e6)});
   }
+  if (const std::optional<NcclBlockRates> rates = nccl_block_rates_of(scenario.model, spec.placement, spec.algorithm)) {
+    arguments.insert(arguments.end(), {"--nccl-block-rates", fmt::format("{:.6g},{:.6g}", rates->ll_Bps / 1e9, rates->ll128_Bps / 1e9)});
+  }
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
   if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
     arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});

@@ -40,6 +40,11 @@ void ringsim_engine_sleep(double seconds) {
   w.sleep(w.current_rank(), seconds);
 }
 
+void ringsim_engine_pace_sends(double bytes_per_second) {
+  MaestroWorld& w = world();
+  w.matching().set_send_pace(w.current_rank(), bytes_per_second);
+}
+
 void smpi_execute_flops(double flops) {
   MaestroWorld& w = world();
   w.compute(w.current_rank(), flops);

@@ -1,12 +1,13 @@
-// The one file that reads SimGrid's private headers (ActorImpl's public member activities_): they
-// come from the Debian source of the installed version (tools/bootstrap.sh), and the build checks
-// that the installed SimGrid is 3.32 (sim/maestro_mpi/CMakeLists.txt). SimGrid 3.34 replaced the list
-// by a set, which makes this file unnecessary there.
+// The one file that reads SimGrid's private headers (ActorImpl's public member activities_, and
+// CommImpl::set_rate): they come from the Debian source of the installed version (tools/bootstrap.sh),
+// and the build checks that the installed SimGrid is 3.32 (sim/maestro_mpi/CMakeLists.txt). SimGrid
+// 3.34 replaced the list by a set, which makes keep_out_of_maestro_list unnecessary there.
 #include "maestro_activities.h"
 
 #include <simgrid/version.h>
 
 #include <src/kernel/activity/ActivityImpl.hpp>
+#include <src/kernel/activity/CommImpl.hpp>
 #include <src/kernel/actor/ActorImpl.hpp>
 
 #include <stdexcept>
@@ -22,6 +23,10 @@ void keep_out_of_maestro_list(const simgrid::s4u::Activity& activity) {
     throw std::logic_error("the maestro's activity list does not end with the activity just created: "
                            "SimGrid's internals differ from 3.32's");
   listed.pop_back();  // the engine's own ActivityPtr keeps the activity alive
+}
+
+void bound_rate(simgrid::s4u::Comm& comm, double bytes_per_second) {
+  static_cast<simgrid::kernel::activity::CommImpl*>(comm.get_impl())->set_rate(bytes_per_second);
 }
 
 }  // namespace ringsim::maestro_engine

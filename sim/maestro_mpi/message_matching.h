@@ -44,6 +44,9 @@ class MessageMatching {
   // of the data (malloc'd, freed on delivery) or nullptr. SEND: the sender's request, completed when
   // the transfer ends, or nullptr for a send complete at once (eager).
   void post_send(int source, int destination, int tag, void* payload, std::size_t bytes, Request* send);
+  // The most bytes per second SOURCE's later sends may flow at (ringsim_engine_pace_sends); 0: unbounded.
+  void set_send_pace(int source, double bytes_per_second) { send_pace_[static_cast<std::size_t>(source)] = bytes_per_second; }
+
   // Posts RECEIVE (its buffer, bytes, source and tag filled in) on DESTINATION.
   void post_receive(int destination, Request* receive);
 
@@ -97,6 +100,7 @@ class MessageMatching {
     RecentChannels() { keys.fill(~std::uint64_t{0}); }
   };
   std::vector<RecentChannels> recent_;  // per rank
+  std::vector<double> send_pace_;  // per rank
   std::vector<Message*> spare_messages_;  // finished, for reuse: a message is allocated once
   std::uint64_t messages_ = 0;
 };

@@ -28,6 +28,16 @@ bool sleep_simulated(double seconds) {
   return true;
 }
 
+bool pace_sends(double bytes_per_second) {
+#ifdef RINGSIM_ENGINE_PACE
+  ringsim_engine_pace_sends(bytes_per_second);
+  return true;
+#else
+  (void)bytes_per_second;
+  return false;
+#endif
+}
+
 bool count_network_messages_until_end(const std::string& file) {
   // The count lives in the callbacks (rank code keeps no mutable globals). SimGrid fires this signal
   // once per network action when it leaves the STARTED state, i.e. once per message: measured, an
@@ -47,6 +57,8 @@ bool count_network_messages_until_end(const std::string& file) {
 std::optional<double> simulated_clock_s() { return std::nullopt; }
 
 bool sleep_simulated(double) { return false; }
+
+bool pace_sends(double) { return false; }
 
 bool count_network_messages_until_end(const std::string&) { return false; }
 

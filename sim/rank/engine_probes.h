@@ -15,6 +15,11 @@ std::optional<double> simulated_clock_s();
 // GPU thread block's fixed per-slice work, nccl_ring_allreduce.cpp). False under a real MPI.
 bool sleep_simulated(double seconds);
 
+// From now on the calling rank's sends flow at most at BYTES_PER_SECOND of message (0: unbounded), as
+// a GPU thread block that writes LL's lines at its own pace sends them (nccl_ring_allreduce.cpp).
+// False where the engine cannot bound a message's rate: SMPI (its sends take no rate) and a real MPI.
+bool pace_sends(double bytes_per_second);
+
 // Test hook (`--count-messages FILE`): from now to the end of the simulation, counts every message
 // the network model carries (point-to-point messages, including those inside MPI collectives), and
 // writes the count to FILE when the simulation ends. Call it on one rank only. False under a real MPI.

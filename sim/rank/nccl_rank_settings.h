@@ -19,6 +19,10 @@ struct NcclRankSettings {
   // the slice's send may start: to a GPU of the same node, and to another node. 0: none.
   double handshake_intra_s = 0;
   double handshake_net_s = 0;
+  // LL's and LL128's pace per channel: bytes of data per second its thread block moves (NCCL's model's
+  // bus bandwidth for the protocol over the channels). 0: the wire alone paces it.
+  double ll_block_Bps = 0;
+  double ll128_block_Bps = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };

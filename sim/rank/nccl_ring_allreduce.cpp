@@ -17,7 +17,9 @@
 // Each channel is one thread block of the GPU, a serial resource: under Simple, once a slice has
 // arrived and been added, the block fences and posts it (the handshake, NcclRankSettings) before the
 // proxy may send it, and only then takes the next slice; the sends themselves are asynchronous (the
-// proxy's). LL and LL128 post data and flag in one store, with no handshake.
+// proxy's). LL and LL128 post data and flag in one store, with no handshake; instead their thread
+// block moves a slice's data at the protocol's pace (NcclRankSettings: NCCL's model's LL bandwidth is
+// half what the flags on the wire leave before 2.21, the polling's share).
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
@@ -55,6 +57,17 @@ WireFormat format_of(const NcclRankSettings& settings) {
   return {step, step, 1, 1, 1};
 }
 
+// How fast one channel's thread block moves LL's or LL128's data, bytes per second (0: unpaced).
+double protocol_pace_Bps(const AllreduceContext& ctx) {
+  if (ctx.nccl.protocol == NcclWire::ll) return ctx.nccl.ll_block_Bps;
+  return ctx.nccl.protocol == NcclWire::ll128 ? ctx.nccl.ll128_block_Bps : 0.0;
+}
+
+// Bytes on the wire per byte of data (the flags).
+double wire_per_data(NcclWire protocol) {
+  return protocol == NcclWire::ll ? 2.0 : protocol == NcclWire::ll128 ? 128.0 / 120.0 : 1.0;
+}
+
 // Floats on the wire for LENGTH floats of data.
 std::size_t wire_floats(NcclWire protocol, std::size_t length) {
   if (protocol == NcclWire::ll) return 2 * length;                       // a 4-byte flag per 4 data bytes
@@ -73,7 +86,7 @@ struct Item {
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
 };
 
-// What a channel waits for: a request, a time (its thread block's handshake), or nothing (done).
+// What a channel waits for: a request, a time (its thread block's handshake or pace), or nothing (done).
 struct Blocked {
   MPI_Request* request = nullptr;
   double until_s = -1;
@@ -82,11 +95,13 @@ struct Blocked {
 
 class Channel {
  public:
-  Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx)
+  // ENGINE_PACES: the engine bounds the rank's sends to LL's or LL128's pace (pace_sends).
+  Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx,
+          bool engine_paces)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
-        handshake_s_(handshake_of(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
+        handshake_s_(handshake_of(ctx)), block_Bps_(engine_paces ? 0.0 : protocol_pace_Bps(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
     // One pass over the schedule for its totals; the schedule itself is walked by cursors, never stored
     // (about 4N items per channel and rank: N-squared memory over a run).
     std::size_t largest = 0;
@@ -113,7 +128,7 @@ class Channel {
     for (long k = 0; k < std::min<long>(slots_, recv_count_); ++k) post_receive(k);
   }
 
-  // Runs the schedule until it must wait (NOW_S: the simulated time, when a handshake may be due).
+  // Runs the schedule until it must wait (NOW_S: the simulated time, when its thread block's time may be due).
   Blocked advance(double now_s) {
     while (!next_.done()) {
       const Item& item = next_.item();
@@ -130,17 +145,18 @@ class Channel {
         if (item.send >= send_window_ && in_flight(item.send - send_window_)) return {&send_request(item.send - send_window_)};
         if (item.recv >= 0) consume(item);
         consumed_ = true;
-        // The thread block posts this slice after the previous one's handshake and its own.
-        if (item.send >= 0 && handshake_s_ > 0) posted_s_ = std::max(now_s, posted_s_) + handshake_s_;
+        // The thread block posts this slice after the previous one's and its own work on it.
+        if (item.send >= 0 && paced()) posted_s_ = std::max(now_s, posted_s_) + block_work_s(item);
       }
-      if (item.send >= 0 && handshake_s_ > 0 && now_s < posted_s_) return {nullptr, posted_s_};
+      if (item.send >= 0 && paced() && now_s < posted_s_) return {nullptr, posted_s_};
       if (item.send >= 0) send(item);
       consumed_ = false;
       step();
     }
     return {};
   }
-  double handshake_s() const { return handshake_s_; }
+  // Whether the channel's slices wait for its thread block's time (a handshake or a pace).
+  bool paced() const { return handshake_s_ > 0 || block_Bps_ > 0; }
 
   // Waits for the sends still in flight, oldest first (older ones have completed: see send_request).
   void finish() {
@@ -282,6 +298,12 @@ class Channel {
     return sends_to_same_node(ctx) ? ctx.nccl.handshake_intra_s : ctx.nccl.handshake_net_s;
   }
 
+  // The thread block's own time on ITEM before its send may start: Simple's handshake, or the slice's
+  // data at LL's or LL128's pace.
+  double block_work_s(const Item& item) const {
+    return handshake_s_ + (block_Bps_ > 0 ? static_cast<double>(item.piece.length * sizeof(float)) / block_Bps_ : 0.0);
+  }
+
   float* data_;
   AllreduceContext& ctx_;
   int n_, position_, tag_, left_, right_;
@@ -289,6 +311,7 @@ class Channel {
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
   long send_window_;  // sends of the channel in flight at once
   double handshake_s_;      // per slice, before its send (0: none)
+  double block_Bps_;        // LL's or LL128's pace as the block's time after arrival, data bytes per second (0: none)
   double posted_s_ = 0;     // when the thread block has posted the current slice
   bool consumed_ = false;   // the current item has been received and added; its send waits for posted_s_
   long send_count_ = 0, recv_count_ = 0;
@@ -313,11 +336,12 @@ class Channel {
 
 void run_together(std::vector<Channel>& channels) {
   // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
-  // A channel in its handshake waits for a time. MPI has no wait with a deadline, so the rank then
-  // sleeps until the earliest handshake ends and tests its requests on waking: a slice that arrived
-  // on another channel meanwhile is taken as arrived in the middle of that sleep (at most half a
-  // handshake off either way, where polling more often would multiply the simulation's events).
-  const bool timed = std::any_of(channels.begin(), channels.end(), [](const Channel& c) { return c.handshake_s() > 0; });
+  // A channel in its thread block's handshake or pace waits for a time. MPI has no wait with a
+  // deadline, so the rank then sleeps until the earliest of those ends and tests its requests on
+  // waking: a slice that arrived on another channel meanwhile is taken as arrived in the middle of
+  // that sleep (at most half a slice's block time off either way, where polling more often would
+  // multiply the simulation's events).
+  const bool timed = std::any_of(channels.begin(), channels.end(), [](const Channel& c) { return c.paced(); });
   std::vector<Blocked> blocked(channels.size());
   std::vector<MPI_Request> waiting(channels.size());
   const double start_s = timed ? MPI_Wtime() : 0;
@@ -370,16 +394,22 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
   const std::vector<std::vector<int>> rings = nccl_channel_rings(
       ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
+  // LL's and LL128's thread block writes its lines as it reads them, so a slice flows at the block's
+  // pace (the engine bounds each send's rate) with no store-and-forward of that pace; where the engine
+  // cannot bound a rate (SMPI), the block spends the slice's time after its arrival instead.
+  const double pace_Bps = protocol_pace_Bps(ctx);
+  const bool engine_paces = pace_Bps > 0 && pace_sends(pace_Bps * wire_per_data(ctx.nccl.protocol));
   std::vector<Channel> channels;
   channels.reserve(shares.size());
   for (std::size_t c = 0; c < shares.size(); ++c) {
     const std::vector<int>& ring = rings[c];
     const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
-    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx);
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx, engine_paces);
   }
 
   run_together(channels);
   for (Channel& channel : channels) channel.finish();
+  if (engine_paces) pace_sends(0);
 }
 
 }  // namespace ringsim

@@ -14,7 +14,14 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
+// A pair FIRST,SECOND of numbers from 0 to 1e6 (a per-slice time or rate inside and across nodes, or per protocol).
+bool parse_pair(std::string_view text, double& first, double& second) {
+  const std::size_t comma = text.find(',');
+  return comma != std::string_view::npos && parse_number(text.substr(0, comma), first) && parse_number(text.substr(comma + 1), second) &&
+         first >= 0 && second >= 0 && first <= 1e6 && second <= 1e6;
+}
+
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
@@ -35,13 +42,18 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
     }
   } else if (flag == "--nccl-handshake") {
     // INTRA_US,NET_US: Simple's per-slice handshake inside a node and across nodes, in microseconds.
-    const std::size_t comma = value.find(',');
     double intra_us = -1, net_us = -1;
-    if (comma == std::string_view::npos || !parse_number(value.substr(0, comma), intra_us) ||
-        !parse_number(value.substr(comma + 1), net_us) || intra_us < 0 || net_us < 0 || intra_us > 1e6 || net_us > 1e6)
+    if (!parse_pair(value, intra_us, net_us))
       return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
     options.nccl.handshake_intra_s = intra_us * 1e-6;
     options.nccl.handshake_net_s = net_us * 1e-6;
+  } else if (flag == "--nccl-block-rates") {
+    // LL_GBPS,LL128_GBPS: how fast one channel's thread block moves LL's and LL128's data; 0: unpaced.
+    double ll_GBps = -1, ll128_GBps = -1;
+    if (!parse_pair(value, ll_GBps, ll128_GBps))
+      return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates per channel in GB/s such as 1.5,9.2";
+    options.nccl.ll_block_Bps = ll_GBps * 1e9;
+    options.nccl.ll128_block_Bps = ll128_GBps * 1e9;
   } else if (flag == "--nccl-version") {
     if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
       return "--nccl-version takes NCCL's version as major x 100 + minor, such as 218";

@@ -41,6 +41,11 @@ double MPI_Wtime() {
 // Every rank is an S4U actor: it sleeps as one.
 void ringsim_engine_sleep(double seconds) { simgrid::s4u::this_actor::sleep_for(seconds); }
 
+void ringsim_engine_pace_sends(double bytes_per_second) {
+  RankWorld& w = world();
+  w.set_send_pace(w.current_rank(), bytes_per_second);
+}
+
 // As SMPI's smpi_execute_flops: FLOPS at the host's speed from the platform (RankWorld::compute).
 void smpi_execute_flops(double flops) {
   RankWorld& w = world();

@@ -88,6 +88,11 @@ void smpi_execute_flops(double flops);
 // actors that sleep with this_actor::sleep_for (engine_probes.cpp).
 void ringsim_engine_sleep(double seconds);
 #define RINGSIM_ENGINE_SLEEP 1
+// From now on the calling rank's sends flow at most at BYTES_PER_SECOND of message (0: as fast as the
+// network lets them): a thread block that writes LL's lines at its own pace (nccl_ring_allreduce.cpp).
+// SimGrid's per-comm rate bound; SMPI has no such call (engine_probes.cpp).
+void ringsim_engine_pace_sends(double bytes_per_second);
+#define RINGSIM_ENGINE_PACE 1
 void* ringsim_s4u_shared_malloc(std::size_t bytes);
 void ringsim_s4u_shared_free(void* data);
 #define SMPI_SHARED_MALLOC(bytes) ringsim_s4u_shared_malloc(bytes)

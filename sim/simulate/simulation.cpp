@@ -32,7 +32,7 @@ PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path&
       const SimulationCase spec =
           planned_case(placement, algorithm,
                        scenario.model.engine_for(placement.total_ranks(), algorithm,
-                                                 nccl_handshake_of(scenario.model, placement, algorithm).has_value()),
+                                                 nccl_paces_slices(scenario.model, placement, algorithm)),
                        layout);
       const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
       const PreparedCase prepared = prepare_case(scenario, platform_file, spec, case_dir, tools, record_events);

@@ -97,7 +97,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
     const SimulationCase simulation =
         planned_case(placement, algorithm,
                      scenario.model.engine_for(placement.total_ranks(), algorithm,
-                                               nccl_handshake_of(scenario.model, placement, algorithm).has_value()),
+                                               nccl_paces_slices(scenario.model, placement, algorithm)),
                      platform.layout);
     const PreparedCase prepared = prepare_case(scenario, group.platform_file, simulation,
                                                work.path() / case_directory_name(c, simulation), tools, false);
