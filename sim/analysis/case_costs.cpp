@@ -32,13 +32,14 @@ void add_cost_models(std::vector<CaseResult>& results, const Topology& topology,
     result.cost_model = cost_parameters(routes, topology, hosts);
     if (is_nccl_algorithm(result.spec.algorithm)) {
       // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction,
-      // its trees chain each node. For nccl, also what the model picked.
+      // its trees chain each node. Also what ran: the algorithm and protocol (NCCL's pick for nccl,
+      // the protocol by size for nccl_ring and nccl_tree), which the launcher passed the rank.
       const std::optional<NcclCase> nccl = nccl_case_of(model, result.spec.placement);
       for (SizeResult& size : result.sizes) {
         if (!nccl) continue;
         const NcclChoice choice = *nccl_choice_at(model, nccl, result.spec.algorithm, size.bytes);
         size.closed_form_s = choice.prediction.time_s;
-        if (result.spec.algorithm == "nccl") size.nccl_ran = nccl_choice_text(choice);
+        size.nccl_ran = nccl_choice_text(choice);
       }
       continue;
     }

@@ -40,7 +40,7 @@ struct SizeResult {
   std::optional<long long> wrong;  // nullopt: buffers were not checked
   std::optional<TrafficSummary> traffic = std::nullopt;  // nullopt: not counted (the library's allreduce)
   std::optional<double> closed_form_s = std::nullopt;    // algorithm_costs.h, when it applies to the case
-  std::optional<std::string> nccl_ran = std::nullopt;   // nccl: what NCCL's model picked, "Tree/Simple" (nccl_choice.h)
+  std::optional<std::string> nccl_ran = std::nullopt;   // NCCL's algorithms: what ran, "Tree/Simple" (nccl_choice.h)
 
   double median_s() const;
   double min_s() const;

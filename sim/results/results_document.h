@@ -46,7 +46,7 @@ struct ResultRow {
   std::optional<long long> wrong;             // null: buffers were not checked
   std::optional<TrafficSummary> traffic;      // null: not counted (the library's allreduce)
   std::optional<double> closed_form_s;        // the algorithm's closed form, when it applies
-  std::optional<std::string> nccl_ran;  // nccl: the algorithm and protocol NCCL's model picked ("Tree/Simple")
+  std::optional<std::string> nccl_ran;  // NCCL's algorithms: the algorithm and protocol that ran ("Tree/Simple")
   std::optional<CostParameters> cost_model;   // alpha, beta, gamma the closed form was evaluated with
 
   bool operator==(const ResultRow&) const = default;

@@ -55,8 +55,8 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
                  result.ranks, rank_layout(result.spec.placement, layout, result.spec.algorithm), scenario.iterations,
                  scenario.iterations == 1 ? "" : "s", scenario.warmup);
   const bool traffic = shows_traffic(scenario);
-  // The closed form of NCCL's algorithms is NCCL's own time model: shown beside the simulated time;
-  // for nccl, also what the model picked at each size.
+  // The closed form of NCCL's algorithms is NCCL's own time model: shown beside the simulated time,
+  // with what ran at each size (algorithm and protocol).
   const std::string& algorithm = result.spec.algorithm;
   const bool nccl_model = (algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl") &&
                           std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.closed_form_s; });

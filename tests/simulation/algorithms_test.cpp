@@ -329,8 +329,8 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
                                 {"hkbu-100GbIB-8x4.json", "4-4", false}};
   for (const Case& c : cases) {
     CAPTURE(c.file);
-    // (time, busbw) per size, by variant; NCCL's choice ("auto") is checked last, against the others.
-    std::map<std::string, std::vector<std::pair<double, double>>> by_variant;
+    // (time, busbw, what ran) per size, by variant.
+    std::map<std::string, std::vector<std::tuple<double, double, std::string>>> by_variant;
     std::vector<std::tuple<std::string, std::string, std::size_t>> runs{
         {"1GiB", R"([{"name": "auto", "model": {}}, {"name": "Simple", "model": {"nccl": {"protocol": "Simple"}}}])", 21}};
     if (c.nvlink) {
@@ -348,32 +348,31 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
         REQUIRE(variant.at("model").at("network") == "NCCL");
         const std::string name = variant.at("name");
         CAPTURE(name);
-        std::vector<std::pair<double, double>>& by_size = by_variant[name];  // sizes in order
+        auto& by_size = by_variant[name];  // sizes in order
         for (const auto& row : results.at("results"))
-          if (row.at("variant") == name) by_size.emplace_back(row.at("time_s").get<double>(), row.at("busbw_GBps").get<double>());
+          if (row.at("variant") == name)
+            by_size.emplace_back(row.at("time_s").get<double>(), row.at("busbw_GBps").get<double>(), row.at("nccl_ran").get<std::string>());
         REQUIRE(by_size.size() == count);
       }
     }
     for (const auto& [name, by_size] : by_variant) {
       CAPTURE(name);
-      // The protocol NCCL's choice ran at size I: the forced run with the same time.
-      auto protocol_at = [&, &by_size = by_size](std::size_t i) {
-        for (const auto& [other, times] : by_variant)
-          if (other != "auto" && i < times.size() && times[i].first == doctest::Approx(by_size[i].first).epsilon(1e-9)) return other;
-        return std::string("?");
-      };
       const std::size_t from = c.nvlink || name != "auto" ? 1 : 10;
       for (std::size_t i = from; i < by_size.size(); ++i) {
         CAPTURE(i);
+        const auto& [time, busbw, ran] = by_size[i];
+        const auto& [previous_time, previous_busbw, previous_ran] = by_size[i - 1];
+        CAPTURE(ran);
+        if (name != "auto") CHECK(ran == "Ring/" + name);  // a forced protocol runs at every size
         // NCCL picks by its own model's times. Where it switches protocol the simulated time may fall:
         // on the NVLink pairs from LL at 1 MiB to LL128 at 2 MiB (LL paced at NCCL's LL bandwidth,
         // LL128 charged no per-hop latency beyond LL's), on the H100 pair from LL128 at 16 MiB to
         // Simple at 32 MiB (5%; docs/algorithms.md). Within a protocol it never does.
-        if (name == "auto" && c.nvlink && protocol_at(i) != protocol_at(i - 1)) continue;
+        if (name == "auto" && c.nvlink && ran != previous_ran) continue;
         // At 2 and 4 KiB every piece is 16 bytes or empty, and the latency-bound times differ by the
         // order of equal events: 2e-4 of the time on two DGX A100 nodes with synchronous sends.
-        CHECK(by_size[i].first >= by_size[i - 1].first * (1 - 1e-3));
-        if (i >= 10) CHECK(by_size[i].second >= 0.95 * by_size[i - 1].second);  // from 1 MiB up
+        CHECK(time >= previous_time * (1 - 1e-3));
+        if (i >= 10) CHECK(busbw >= 0.95 * previous_busbw);  // from 1 MiB up
       }
     }
   }
