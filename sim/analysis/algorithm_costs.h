@@ -126,6 +126,7 @@ std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const
 // bus bandwidth for the protocol over the channels that run. In NCCL's model LL reaches a quarter of
 // the channel's bandwidth before 2.21 (half for its flags, half for its polling) and half from then,
 // both capped by llMaxBws from 2.8; the wire carries only the flags' half, so the block paces the rest.
+// LL128 gets 0.92 of the bus (120/128 before 2.7), capped per channel.
 struct NcclBlockRates {
   double ll_Bps = 0;
   double ll128_Bps = 0;
@@ -133,8 +134,9 @@ struct NcclBlockRates {
 // For ALGORITHM (nccl_ring, or nccl) on PLACEMENT under the model made for NCCL; nullopt elsewhere.
 std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, const PlacementSpec& placement,
                                                   std::string_view algorithm);
-// Whether nccl_ring paces its slices in simulated time there (a handshake or block rates), which wakes
-// each rank at every slice: such runs take the maestro engine under "auto" (ModelSettings::engine_for).
+// Whether nccl_ring paces its slices in simulated time there: Simple's handshake, which wakes each rank
+// at every slice, or block rates, which only the S4U and maestro engines bound without sleeping. Such
+// runs take the maestro engine under "auto" (ModelSettings::engine_for).
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
 
 // What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when
