@@ -3,6 +3,7 @@
 // (MPI_Send or MPI_Isend) below the detached threshold is complete for its sender at once, a larger
 // one when its transfer ends. Every call settles the rank's owed time first, where the S4U engine does.
 #include "../s4u_mpi/datatypes.h"
+#include "../s4u_mpi/engine_sends.h"
 #include "maestro_world.h"
 #include "../s4u_mpi/mpi.h"
 #include "../s4u_mpi/send_settings.h"
@@ -56,40 +57,22 @@ void finish(MPI_Request* request, MPI_Status* status) {
   *request = MPI_REQUEST_NULL;
 }
 
-// MPI_Isend and MPI_Issend (SYNCHRONOUS: never eager, complete once the receiver has the data, as SMPI's).
-int start_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Request* request,
-               bool synchronous) {
+}  // namespace
+
+// MPI's sends over this engine (engine_sends.h).
+int ringsim::s4u_engine::start_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
+                                    MPI_Request* request, bool synchronous) {
   Request* pending = world().new_request();
   post_send(buffer, bytes_of(count, type), destination, tag, *pending, synchronous);
   *request = pending;
   return MPI_SUCCESS;
 }
 
-// MPI_Send and MPI_Ssend.
-int blocking_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, bool synchronous) {
+int ringsim::s4u_engine::blocking_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag,
+                                       bool synchronous) {
   Request sent;
   if (!post_send(buffer, bytes_of(count, type), destination, tag, sent, synchronous)) world().wait(sent);
   return MPI_SUCCESS;
-}
-
-}  // namespace
-
-int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-              MPI_Request* request) {
-  return start_send(buffer, count, type, destination, tag, request, false);
-}
-
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-               MPI_Request* request) {
-  return start_send(buffer, count, type, destination, tag, request, true);
-}
-
-int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  return blocking_send(buffer, count, type, destination, tag, false);
-}
-
-int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  return blocking_send(buffer, count, type, destination, tag, true);
 }
 
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {

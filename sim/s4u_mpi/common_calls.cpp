@@ -1,5 +1,6 @@
 // The MPI calls that are the same on every engine built on this mpi.h (the S4U and the maestro
 // engines): those written over other MPI calls, and those that touch no engine state.
+#include "engine_sends.h"
 #include "mpi.h"
 
 #include <cstdio>
@@ -12,6 +13,24 @@ int MPI_Abort(MPI_Comm, int errorcode) {
   std::fflush(stdout);
   std::fflush(stderr);
   std::_Exit(errorcode);
+}
+
+int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+              MPI_Request* request) {
+  return ringsim::s4u_engine::start_send(buffer, count, type, destination, tag, request, false);
+}
+
+int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
+               MPI_Request* request) {
+  return ringsim::s4u_engine::start_send(buffer, count, type, destination, tag, request, true);
+}
+
+int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
+  return ringsim::s4u_engine::blocking_send(buffer, count, type, destination, tag, false);
+}
+
+int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
+  return ringsim::s4u_engine::blocking_send(buffer, count, type, destination, tag, true);
 }
 
 int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {

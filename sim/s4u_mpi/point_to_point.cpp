@@ -3,6 +3,7 @@
 // the detached threshold is complete for its sender at once (an EagerSend, channel.h), a larger one
 // when its transfer ends.
 #include "datatypes.h"
+#include "engine_sends.h"
 #include "mpi.h"
 #include "rank_world.h"
 #include "request.h"
@@ -80,7 +81,9 @@ int finish_eager_or_collect(int count, MPI_Request* requests, MPI_Status* status
   return -1;
 }
 
-// MPI_Isend and MPI_Issend (SYNCHRONOUS: never eager, complete once the receiver has the data, as SMPI's).
+}  // namespace
+
+// MPI's sends over this engine (engine_sends.h).
 int start_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Request* request,
                bool synchronous) {
   auto* pending = new Request;
@@ -90,35 +93,15 @@ int start_send(const void* buffer, int count, MPI_Datatype type, int destination
   return MPI_SUCCESS;
 }
 
-// MPI_Send and MPI_Ssend.
 int blocking_send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, bool synchronous) {
   simgrid::s4u::CommPtr comm = post_send(buffer, count, type, destination, tag, synchronous);
   if (comm != nullptr) comm->wait();  // starts and waits in one simcall
   return MPI_SUCCESS;
 }
 
-}  // namespace
 }  // namespace ringsim::s4u_engine
 
 using namespace ringsim::s4u_engine;
-
-int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-              MPI_Request* request) {
-  return start_send(buffer, count, type, destination, tag, request, false);
-}
-
-int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm,
-               MPI_Request* request) {
-  return start_send(buffer, count, type, destination, tag, request, true);
-}
-
-int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  return blocking_send(buffer, count, type, destination, tag, false);
-}
-
-int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm) {
-  return blocking_send(buffer, count, type, destination, tag, true);
-}
 
 int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm, MPI_Request* request) {
   RankWorld& w = world();
