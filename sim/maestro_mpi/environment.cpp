@@ -34,11 +34,6 @@ double MPI_Wtime() {
   return w.read_clock(w.current_rank());
 }
 
-double ringsim_engine_clock() {
-  MaestroWorld& w = world();
-  return w.clock(w.current_rank());
-}
-
 // No actor to put to sleep: the time is owed and slept at once on the engine's timer.
 void ringsim_engine_sleep(double seconds) {
   MaestroWorld& w = world();

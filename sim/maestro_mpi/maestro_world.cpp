@@ -67,13 +67,10 @@ void MaestroWorld::wait(Request& request) {
   request.waiter = -1;
 }
 
-double MaestroWorld::clock(int rank) const {
-  return simgrid::s4u::Engine::get_clock() + owed_sleep_[static_cast<std::size_t>(rank)];
-}
-
 double MaestroWorld::read_clock(int rank) {
-  const double now = clock(rank);
-  owed_sleep_[static_cast<std::size_t>(rank)] += wtime_sleep_;
+  double& owed = owed_sleep_[static_cast<std::size_t>(rank)];
+  const double now = simgrid::s4u::Engine::get_clock() + owed;
+  owed += wtime_sleep_;
   return now;
 }
 

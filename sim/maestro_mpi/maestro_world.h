@@ -38,8 +38,6 @@ class MaestroWorld {
 
   // MPI_Wtime: the clock plus the rank's owed time; the call owes SMPI's smpi/wtime sleep.
   double read_clock(int rank);
-  // The rank's clock, its owed time included, at no cost (ringsim_engine_clock).
-  double clock(int rank) const;
   // Before every other MPI call: the owed time is slept in one go (a SimGrid timer wakes the rank).
   void settle_clock(int rank);
   // A timed sleep of the rank: owed, then slept at once.

@@ -15,20 +15,9 @@
 
 namespace ringsim {
 
-double schedule_clock_s() {
-  const std::optional<double> simulated = simulated_clock_s();
-  return simulated ? *simulated : MPI_Wtime();  // not value_or: its argument, a charged read, would run first
-}
-
 #ifdef SMPI_SHARED_MALLOC
 
-std::optional<double> simulated_clock_s() {
-#ifdef RINGSIM_ENGINE_CLOCK
-  return ringsim_engine_clock();  // ringsim's engines: SimGrid's clock plus the rank's owed time
-#else
-  return simgrid::s4u::Engine::get_clock();
-#endif
-}
+std::optional<double> simulated_clock_s() { return simgrid::s4u::Engine::get_clock(); }
 
 bool sleep_simulated(double seconds) {
 #ifdef RINGSIM_ENGINE_SLEEP

@@ -11,12 +11,6 @@ namespace ringsim {
 // SimGrid's clock, in simulated seconds; nullopt under a real MPI.
 std::optional<double> simulated_clock_s();
 
-// The clock a schedule reads to decide what to do next, or to log when a step ended: the simulated
-// clock at no simulated cost, or MPI_Wtime under a real MPI. (SMPI's MPI_Wtime sleeps smpi/wtime, and
-// on ringsim's engines each such sleep wakes the rank once more: 26% of the instructions of a
-// 256-rank nccl_ring with handshakes.)
-double schedule_clock_s();
-
 // Lets the simulated clock advance by SECONDS for the calling rank, which does nothing meanwhile (a
 // GPU thread block's fixed per-slice work, nccl_ring_allreduce.cpp). False under a real MPI.
 bool sleep_simulated(double seconds);

@@ -262,7 +262,7 @@ class Channel {
     // The k-th received slice is the k-th item that receives; items are in stream order.
     while (recv_lookup_.item().recv != k) recv_lookup_.next();
     const Item& item = recv_lookup_.item();
-    if (ctx_.log.enabled()) recv_posted_s_[static_cast<std::size_t>(k % slots_)] = schedule_clock_s();
+    if (ctx_.log.enabled()) recv_posted_s_[static_cast<std::size_t>(k % slots_)] = MPI_Wtime();
     ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &receive_request(k));
   }
 
@@ -273,7 +273,7 @@ class Channel {
     if (ctx_.log.enabled())
       ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
                        wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[static_cast<std::size_t>(item.recv % slots_)],
-                       schedule_clock_s()});
+                       MPI_Wtime()});
     if (item.recv + slots_ < recv_count_) post_receive(item.recv + slots_);
   }
 
@@ -344,7 +344,7 @@ void run_together(std::vector<Channel>& channels) {
   const bool timed = std::any_of(channels.begin(), channels.end(), [](const Channel& c) { return c.paced(); });
   std::vector<Blocked> blocked(channels.size());
   std::vector<MPI_Request> waiting(channels.size());
-  const double start_s = timed ? schedule_clock_s() : 0;
+  const double start_s = timed ? MPI_Wtime() : 0;
   for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance(start_s);
   double slept_from_s = -1;  // the start of the sleep just ended, while its arrivals are taken up
   for (;;) {
@@ -365,7 +365,7 @@ void run_together(std::vector<Channel>& channels) {
       MPI_Testany(static_cast<int>(waiting.size()), waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
       if (!flag) index = MPI_UNDEFINED;
     }
-    const double now_s = timed ? schedule_clock_s() : 0;
+    const double now_s = timed ? MPI_Wtime() : 0;
     if (index != MPI_UNDEFINED) {
       *blocked[index].request = MPI_REQUEST_NULL;
       blocked[index] = channels[index].advance(slept_from_s >= 0 ? 0.5 * (slept_from_s + now_s) : now_s);

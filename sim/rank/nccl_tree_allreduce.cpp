@@ -13,7 +13,6 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
-#include "engine_probes.h"
 #include "message_tags.h"
 #include "nccl_trees.h"
 
@@ -192,7 +191,7 @@ class TreeChannel {
     if (reduce) ctx_.kernels.sum_into(target, receive_slot(stream, c), piece.length);
     else ctx_.kernels.copy(target, receive_slot(stream, c), piece.length);
     if (ctx_.log.enabled()) {
-      const double now = schedule_clock_s();
+      const double now = MPI_Wtime();
       ctx_.log.record({reduce ? StepPhase::reduce : StepPhase::broadcast, static_cast<int>(c), static_cast<int>(c),
                        receives_[stream].peer, tree_wire_floats(ctx_.nccl.protocol, piece.length) * sizeof(float), now, now});
     }

@@ -38,11 +38,6 @@ double MPI_Wtime() {
   return w.read_clock(w.current_rank());
 }
 
-double ringsim_engine_clock() {
-  RankWorld& w = world();
-  return w.clock(w.current_rank());
-}
-
 // Every rank is an S4U actor: it sleeps as one.
 void ringsim_engine_sleep(double seconds) { simgrid::s4u::this_actor::sleep_for(seconds); }
 

@@ -88,11 +88,6 @@ void smpi_execute_flops(double flops);
 // actors that sleep with this_actor::sleep_for (engine_probes.cpp).
 void ringsim_engine_sleep(double seconds);
 #define RINGSIM_ENGINE_SLEEP 1
-// The calling rank's simulated clock, its owed time included, read at no simulated cost: the clock a
-// schedule reads to decide what to do next (nccl_ring's handshakes), where MPI_Wtime owes smpi/wtime
-// as SMPI's does, and each owed time costs the rank a wake-up at its next call (engine_probes.cpp).
-double ringsim_engine_clock();
-#define RINGSIM_ENGINE_CLOCK 1
 // From now on the calling rank's sends flow at most at BYTES_PER_SECOND of message (0: as fast as the
 // network lets them): a thread block that writes LL's lines at its own pace (nccl_ring_allreduce.cpp).
 // SimGrid's per-comm rate bound; SMPI has no such call (engine_probes.cpp).

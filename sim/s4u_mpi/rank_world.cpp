@@ -77,13 +77,10 @@ void RankWorld::retire_all(int rank) {
   }
 }
 
-double RankWorld::clock(int rank) const {
-  return simgrid::s4u::Engine::get_clock() + owed_sleep_[static_cast<std::size_t>(rank)];
-}
-
 double RankWorld::read_clock(int rank) {
-  const double now = clock(rank);
-  owed_sleep_[static_cast<std::size_t>(rank)] += wtime_sleep_;
+  double& owed = owed_sleep_[static_cast<std::size_t>(rank)];
+  const double now = simgrid::s4u::Engine::get_clock() + owed;
+  owed += wtime_sleep_;
   return now;
 }
 

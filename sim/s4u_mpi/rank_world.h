@@ -45,7 +45,6 @@ class RankWorld {
   // MPI call: the same simulated times, one context switch per run of MPI_Wtime calls, not one each.
   void set_wtime_sleep(double seconds) { wtime_sleep_ = seconds; }
   double read_clock(int rank);  // MPI_Wtime
-  double clock(int rank) const;  // the rank's clock, its owed time included, at no cost (ringsim_engine_clock)
   void settle_clock(int rank);  // before every other call
   // smpi_execute_flops. A rank alone on its host computes at the host's full speed whatever else
   // happens, so its FLOPS are owed time too (flops / speed), paid with the next sleep; a host shared
