@@ -2,6 +2,7 @@
 
 #include "nccl_intra_search.h"
 #include "nccl_rails.h"
+#include "nccl_tree_costs.h"
 #include "../rank/nccl_channel_rings.h"
 
 #include "../rank/algorithm_catalog.h"
@@ -414,8 +415,26 @@ std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, co
                         nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9 / channels};
 }
 
+NcclTreeHops nccl_tree_hops(const NcclCase& c) {
+  const RingConstants& k = constants_of(c.version);
+  // The ring's network step as nccl_ring_time charges it (2.23 on, one rank per node: the tree's own).
+  const double* ring = c.ranks == c.nodes ? k.net_tree : k.net;
+  return {std::max(0.0, nccl_tree_net_hop_us(c.version, NcclProtocol::ll) - ring[kNcclLL]) * 1e-6,
+          std::max(0.0, nccl_tree_net_hop_us(c.version, NcclProtocol::ll128) - ring[kNcclLL128]) * 1e-6};
+}
+
+std::optional<NcclTreeHops> nccl_tree_hops_of(const ModelSettings& model, const PlacementSpec& placement,
+                                              std::string_view algorithm) {
+  if (algorithm != "nccl_tree" && algorithm != "nccl") return std::nullopt;
+  if (model.network != "NCCL") return std::nullopt;
+  const std::optional<NcclCase> c = nccl_case_of(model, placement);
+  if (!c || c->nodes < 2) return std::nullopt;
+  return nccl_tree_hops(*c);
+}
+
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
-  return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_block_rates_of(model, placement, algorithm).has_value();
+  return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_block_rates_of(model, placement, algorithm).has_value() ||
+         nccl_tree_hops_of(model, placement, algorithm).has_value();
 }
 
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {

@@ -134,9 +134,23 @@ struct NcclBlockRates {
 // For ALGORITHM (nccl_ring, or nccl) on PLACEMENT under the model made for NCCL; nullopt elsewhere.
 std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, const PlacementSpec& placement,
                                                   std::string_view algorithm);
+// nccl_tree's thread block per chunk it sends to another node, under LL and LL128, in seconds: NCCL's
+// model's tree network hop less its ring's (tuning.cc: 5.0 - 0.9 and 7.5 - 2.5 us in 2.5-2.6, 5.0 - 2.7
+// and 8.5 - 4.0 from 2.7), which the links' latencies, shared with the ring, already carry. Simple's
+// tree hop is a chunk's transfer time (tuning.cc says so), which the links simulate: none.
+struct NcclTreeHops {
+  double ll_s = 0;
+  double ll128_s = 0;
+};
+NcclTreeHops nccl_tree_hops(const NcclCase& c);
+// For ALGORITHM (nccl_tree, or nccl, which may run it) on PLACEMENT over several nodes under the model
+// made for NCCL; nullopt elsewhere.
+std::optional<NcclTreeHops> nccl_tree_hops_of(const ModelSettings& model, const PlacementSpec& placement,
+                                              std::string_view algorithm);
+
 // Whether nccl_ring paces its slices in simulated time there: Simple's handshake, which wakes each rank
-// at every slice, or block rates, which only the S4U and maestro engines bound without sleeping. Such
-// runs take the maestro engine under "auto" (ModelSettings::engine_for).
+// at every slice, or block rates, which only the S4U and maestro engines bound without sleeping; or
+// nccl_tree its hops to other nodes. Such runs take the maestro engine under "auto" (ModelSettings::engine_for).
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
 
 // What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when

@@ -67,6 +67,15 @@ const TreeConstants& tree_constants_of(const NcclVersion& v) {
   return kTree25;
 }
 
+}  // namespace
+
+double nccl_tree_net_hop_us(const NcclVersion& version, NcclProtocol protocol) {
+  const TreeConstants& k = tree_constants_of(version);
+  return k.net[protocol == NcclProtocol::ll ? 0 : protocol == NcclProtocol::ll128 ? 1 : 2];
+}
+
+namespace {
+
 int tree_floor_log2(int n) {  // NCCL's log2i: 0 for 0 and 1
   int log = 0;
   while ((2LL << log) <= n) ++log;

@@ -19,4 +19,7 @@ namespace ringsim {
 NcclPrediction nccl_tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 NcclPrediction nccl_tree_core_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 
+// The tree's network hop latency in NCCL's model of VERSION under PROTOCOL (LL, LL128 or Simple), us.
+double nccl_tree_net_hop_us(const NcclVersion& version, NcclProtocol protocol);
+
 }  // namespace ringsim

@@ -36,6 +36,9 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   if (const std::optional<NcclBlockRates> rates = nccl_block_rates_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-block-rates", fmt::format("{:.6g},{:.6g}", rates->ll_Bps / 1e9, rates->ll128_Bps / 1e9)});
   }
+  if (const std::optional<NcclTreeHops> hops = nccl_tree_hops_of(scenario.model, spec.placement, spec.algorithm)) {
+    arguments.insert(arguments.end(), {"--nccl-tree-hops", fmt::format("{:g},{:g}", hops->ll_s * 1e6, hops->ll128_s * 1e6)});
+  }
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
   if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
     arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});

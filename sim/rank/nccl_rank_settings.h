@@ -23,6 +23,10 @@ struct NcclRankSettings {
   // bus bandwidth for the protocol over the channels). 0: the wire alone paces it.
   double ll_block_Bps = 0;
   double ll128_block_Bps = 0;
+  // nccl_tree's thread block per chunk it sends to another node, under LL and LL128: NCCL's model's
+  // tree network hop less its ring's (tuning.cc), which the links' latencies already carry. 0: none.
+  double tree_hop_ll_s = 0;
+  double tree_hop_ll128_s = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };

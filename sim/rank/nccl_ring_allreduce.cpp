@@ -26,6 +26,7 @@
 #include "engine_probes.h"
 #include "message_tags.h"
 #include "nccl_channel_rings.h"
+#include "timed_parts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -84,13 +85,6 @@ struct Item {
   long recv = -1;                // ordinal in the channel's receive stream, or -1
   long send = -1;                // ordinal in the channel's send stream, or -1
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
-};
-
-// What a channel waits for: a request, a time (its thread block's handshake or pace), or nothing (done).
-struct Blocked {
-  MPI_Request* request = nullptr;
-  double until_s = -1;
-  bool done() const { return request == nullptr && until_s < 0; }
 };
 
 class Channel {
@@ -333,57 +327,6 @@ class Channel {
   float* slot_base_ = nullptr;
   std::vector<float> slot_memory_;
 };
-
-void run_together(std::vector<Channel>& channels) {
-  // The channels progress together, as NCCL's thread blocks do: wait for whichever is blocked first.
-  // A channel in its thread block's handshake or pace waits for a time. MPI has no wait with a
-  // deadline, so the rank then sleeps until the earliest of those ends and tests its requests on
-  // waking: a slice that arrived on another channel meanwhile is taken as arrived in the middle of
-  // that sleep (at most half a slice's block time off either way, where polling more often would
-  // multiply the simulation's events).
-  const bool timed = std::any_of(channels.begin(), channels.end(), [](const Channel& c) { return c.paced(); });
-  std::vector<Blocked> blocked(channels.size());
-  std::vector<MPI_Request> waiting(channels.size());
-  const double start_s = timed ? MPI_Wtime() : 0;
-  for (std::size_t c = 0; c < channels.size(); ++c) blocked[c] = channels[c].advance(start_s);
-  double slept_from_s = -1;  // the start of the sleep just ended, while its arrivals are taken up
-  for (;;) {
-    double earliest_s = std::numeric_limits<double>::infinity();
-    bool any = false;
-    for (std::size_t c = 0; c < channels.size(); ++c) {
-      waiting[c] = blocked[c].request != nullptr ? *blocked[c].request : MPI_REQUEST_NULL;
-      if (blocked[c].until_s >= 0) earliest_s = std::min(earliest_s, blocked[c].until_s);
-      any = any || !blocked[c].done();
-    }
-    if (!any) break;
-    int index = MPI_UNDEFINED;
-    if (std::isinf(earliest_s)) {
-      MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
-      slept_from_s = -1;
-    } else {
-      int flag = 0;
-      MPI_Testany(static_cast<int>(waiting.size()), waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
-      if (!flag) index = MPI_UNDEFINED;
-    }
-    const double now_s = timed ? MPI_Wtime() : 0;
-    if (index != MPI_UNDEFINED) {
-      *blocked[index].request = MPI_REQUEST_NULL;
-      blocked[index] = channels[index].advance(slept_from_s >= 0 ? 0.5 * (slept_from_s + now_s) : now_s);
-      continue;
-    }
-    slept_from_s = -1;
-    bool woke = false;
-    for (std::size_t c = 0; c < channels.size(); ++c)
-      if (blocked[c].until_s >= 0 && blocked[c].until_s <= now_s) blocked[c] = channels[c].advance(now_s), woke = true;
-    if (woke) continue;
-    if (sleep_simulated(earliest_s - now_s)) {
-      slept_from_s = now_s;
-    } else {
-      for (std::size_t c = 0; c < channels.size(); ++c)  // a real MPI: no simulated time to wait for
-        if (blocked[c].until_s >= 0) blocked[c] = channels[c].advance(std::numeric_limits<double>::infinity());
-    }
-  }
-}
 
 }  // namespace
 

@@ -10,11 +10,16 @@
 // Chunks (src/enqueue.cc, computeColl): Simple moves one NCCL_BUFFSIZE/8 step per chunk, halved while
 // a channel would get fewer than 8, 4, 1 chunks per tree level (down to 128, 64, 32 KiB); LL and
 // LL128 one step of their own size, with their flags on the wire as in nccl_ring.
+// A hop to another node costs the tree more than it costs the ring: NCCL's model gives the tree's
+// network hop 5.0 us under LL (8.5 under LL128 from 2.7) where the ring's step costs 0.9 (2.5-2.6) or
+// 2.7 (4.0); the link latencies the simulation shares with the ring carry the ring's. The thread block
+// sending a chunk to another node spends the difference on it first (NcclRankSettings::tree_hop_*).
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
 #include "message_tags.h"
 #include "nccl_trees.h"
+#include "timed_parts.h"
 
 #include <algorithm>
 #include <set>
@@ -65,7 +70,12 @@ class TreeChannel {
  public:
   TreeChannel(float* data, std::size_t count, Piece share, int channel, const RankTreeLinks& links, std::size_t chunk,
               AllreduceContext& ctx)
-      : data_(data), ctx_(ctx), links_(links), tag_(kNcclTreeChannelTag + channel), split_(splits(ctx.nccl)) {
+      : data_(data), ctx_(ctx), links_(links), tag_(kNcclTreeChannelTag + channel), split_(splits(ctx.nccl)),
+        hop_s_(ctx.nccl.protocol == NcclWire::ll ? ctx.nccl.tree_hop_ll_s : ctx.nccl.protocol == NcclWire::ll128 ? ctx.nccl.tree_hop_ll128_s : 0) {
+    const bool parent_away = !root() && away(links.parent);
+    const bool child_away = std::any_of(links.children.begin(), links.children.end(), [&](int child) { return away(child); });
+    up_crosses_ = parent_away || (root() && split_ && child_away);
+    down_crosses_ = child_away;
     for (std::size_t done = 0; done < share.length || chunks_.empty(); done += chunk) {
       chunks_.push_back({share.start + done, std::min(chunk, share.length - done)});
       if (share.length == 0) break;
@@ -95,14 +105,16 @@ class TreeChannel {
   // part: the whole reduction, then the whole broadcast.
   int parts() const { return split_ ? 2 : 1; }
 
-  // Runs part PART until it must wait: returns the request it waits for, or nullptr when done.
-  MPI_Request* advance(int part) {
+  // Runs part PART until it must wait (NOW_S: the simulated time, when a hop's time may be due).
+  Blocked advance(int part, double now_s) {
     if (part == 0) {
-      if (MPI_Request* blocked = advance_up()) return blocked;
-      if (split_) return nullptr;
+      if (const Blocked blocked = advance_up(now_s); !blocked.done()) return blocked;
+      if (split_) return {};
     }
-    return advance_down();
+    return advance_down(now_s);
   }
+  // Whether a part may wait for a time: a chunk's hop to another node.
+  bool paced() const { return hop_s_ > 0 && (up_crosses_ || down_crosses_); }
 
   void finish() {
     for (TreeStream& stream : sends_)
@@ -111,54 +123,71 @@ class TreeChannel {
 
  private:
   bool root() const { return links_.parent == -1; }
+  // Whether PEER runs on another node (every peer, when the nodes are unknown).
+  bool away(int peer) const {
+    const auto& nodes = ctx_.node_of_rank;
+    return nodes.empty() || nodes[static_cast<std::size_t>(peer)] != nodes[static_cast<std::size_t>(ctx_.rank)];
+  }
   std::size_t first_child_send() const { return root() ? 0 : 1; }
 
   // Chunk by chunk: receive every child's partial sum and add it; send the sum to the parent, or at
   // the root in split mode the total straight down to the children.
-  MPI_Request* advance_up() {
+  Blocked advance_up(double now_s) {
     const long k = static_cast<long>(chunks_.size());
     const std::size_t children = links_.children.size();
+    const bool down_from_root = root() && split_;
     for (; up_next_ < k; ++up_next_) {
       const long c = up_next_;
-      for (std::size_t s = 0; s < children; ++s)
-        if (receives_[s].requests[c] != MPI_REQUEST_NULL) return &receives_[s].requests[c];
-      const bool down_from_root = root() && split_;
-      if (!root())
-        if (MPI_Request* window = send_window(0, c)) return window;
-      if (down_from_root)
-        for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
-          if (MPI_Request* window = send_window(s, c)) return window;
       const Piece piece = chunks_[static_cast<std::size_t>(c)];
-      for (std::size_t s = 0; s < children; ++s) consume(s, c, piece, true);
+      if (!up_ready_) {
+        for (std::size_t s = 0; s < children; ++s)
+          if (receives_[s].requests[c] != MPI_REQUEST_NULL) return {&receives_[s].requests[c]};
+        if (!root())
+          if (MPI_Request* window = send_window(0, c)) return {window};
+        if (down_from_root)
+          for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+            if (MPI_Request* window = send_window(s, c)) return {window};
+        for (std::size_t s = 0; s < children; ++s) consume(s, c, piece, true);
+        up_ready_ = true;
+        if (hop_s_ > 0 && up_crosses_) up_due_s_ = std::max(now_s, up_due_s_) + hop_s_;
+      }
+      if (hop_s_ > 0 && up_crosses_ && now_s < up_due_s_) return {nullptr, up_due_s_};
       if (!root()) send(0, c, piece);
       if (down_from_root)
         for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+      up_ready_ = false;
     }
-    return nullptr;
+    return {};
   }
 
   // Chunk by chunk: receive the total from the parent and pass it to every child (the root, when
   // not split, sends what its reduction left).
-  MPI_Request* advance_down() {
+  Blocked advance_down(double now_s) {
     const long k = static_cast<long>(chunks_.size());
-    if (root() && split_) return nullptr;  // the reduction part sent everything down
+    if (root() && split_) return {};  // the reduction part sent everything down
     const std::size_t children = links_.children.size();
     for (; down_next_ < k; ++down_next_) {
       const long c = down_next_;
-      if (!root()) {
-        TreeStream& from_parent = receives_[children];
-        if (from_parent.requests[c] != MPI_REQUEST_NULL) return &from_parent.requests[c];
-        // The chunk's partial sum may still be on its way up from this buffer (not split: the same
-        // part; split: the parent had it before the total could come back, so it has left).
-        if (!split_ && sends_[0].requests[c] != MPI_REQUEST_NULL) return &sends_[0].requests[c];
-      }
-      for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
-        if (MPI_Request* window = send_window(s, c)) return window;
       const Piece piece = chunks_[static_cast<std::size_t>(c)];
-      if (!root()) consume(children, c, piece, false);
+      if (!down_ready_) {
+        if (!root()) {
+          TreeStream& from_parent = receives_[children];
+          if (from_parent.requests[c] != MPI_REQUEST_NULL) return {&from_parent.requests[c]};
+          // The chunk's partial sum may still be on its way up from this buffer (not split: the same
+          // part; split: the parent had it before the total could come back, so it has left).
+          if (!split_ && sends_[0].requests[c] != MPI_REQUEST_NULL) return {&sends_[0].requests[c]};
+        }
+        for (std::size_t s = first_child_send(); s < sends_.size(); ++s)
+          if (MPI_Request* window = send_window(s, c)) return {window};
+        if (!root()) consume(children, c, piece, false);
+        down_ready_ = true;
+        if (hop_s_ > 0 && down_crosses_) down_due_s_ = std::max(now_s, down_due_s_) + hop_s_;
+      }
+      if (hop_s_ > 0 && down_crosses_ && now_s < down_due_s_) return {nullptr, down_due_s_};
       for (std::size_t s = first_child_send(); s < sends_.size(); ++s) send(s, c, piece);
+      down_ready_ = false;
     }
-    return nullptr;
+    return {};
   }
 
   std::size_t chunk_length_max() const {
@@ -215,10 +244,23 @@ class TreeChannel {
   std::vector<Piece> chunks_;
   std::vector<TreeStream> receives_, sends_;  // receives: children then parent; sends: parent then children
   bool split_;
+  double hop_s_;  // the thread block's time per chunk sent to another node (0: none)
+  bool up_crosses_ = false, down_crosses_ = false;  // whether the reduction's, the broadcast's sends leave the node
+  // Per part: the current chunk has been received and added; when the block has spent its hop on it.
+  bool up_ready_ = false, down_ready_ = false;
+  double up_due_s_ = 0, down_due_s_ = 0;
   long up_next_ = 0, down_next_ = 0;
   std::size_t slot_stride_ = 1;
   float* slot_base_ = nullptr;
   std::vector<float> slot_memory_;
+};
+
+// One part of a channel, as run_together runs it.
+struct TreePart {
+  TreeChannel* channel;
+  int part;
+  Blocked advance(double now_s) { return channel->advance(part, now_s); }
+  bool paced() const { return channel->paced(); }
 };
 
 }  // namespace
@@ -239,22 +281,11 @@ void nccl_tree_allreduce(const float* input, float* output, std::size_t count, A
     channels.emplace_back(output, count, shares[c], static_cast<int>(c), trees[tree][static_cast<std::size_t>(ctx.rank)],
                           chunk, ctx);
   }
-  // The channels' parts progress together, as NCCL's thread blocks (and their halves) do: wait for
-  // whichever is blocked first.
-  std::vector<std::pair<std::size_t, int>> parts;
-  for (std::size_t c = 0; c < channels.size(); ++c)
-    for (int part = 0; part < channels[c].parts(); ++part) parts.emplace_back(c, part);
-  std::vector<MPI_Request*> blocked(parts.size());
-  std::vector<MPI_Request> waiting(parts.size());
-  for (std::size_t w = 0; w < parts.size(); ++w) blocked[w] = channels[parts[w].first].advance(parts[w].second);
-  for (;;) {
-    for (std::size_t w = 0; w < parts.size(); ++w) waiting[w] = blocked[w] != nullptr ? *blocked[w] : MPI_REQUEST_NULL;
-    int index = MPI_UNDEFINED;
-    MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
-    if (index == MPI_UNDEFINED) break;
-    *blocked[index] = MPI_REQUEST_NULL;
-    blocked[index] = channels[parts[index].first].advance(parts[index].second);
-  }
+  // The channels' parts progress together, as NCCL's thread blocks (and their halves) do.
+  std::vector<TreePart> parts;
+  for (TreeChannel& channel : channels)
+    for (int part = 0; part < channel.parts(); ++part) parts.push_back({&channel, part});
+  run_together(parts);
   for (TreeChannel& channel : channels) channel.finish();
 }
 

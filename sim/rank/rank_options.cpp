@@ -21,7 +21,29 @@ bool parse_pair(std::string_view text, double& first, double& second) {
          first >= 0 && second >= 0 && first <= 1e6 && second <= 1e6;
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
+// The options that take two numbers: Simple's handshake (INTRA_US,NET_US, inside a node and across
+// nodes), LL's and LL128's block rates (GB/s of data per channel's thread block; 0: unpaced) and
+// nccl_tree's hops to another node under LL and LL128 (us).
+std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclRankSettings& nccl) {
+  double first = -1, second = -1;
+  const bool read = parse_pair(value, first, second);
+  if (flag == "--nccl-handshake") {
+    if (!read) return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
+    nccl.handshake_intra_s = first * 1e-6;
+    nccl.handshake_net_s = second * 1e-6;
+  } else if (flag == "--nccl-block-rates") {
+    if (!read) return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates per channel in GB/s such as 1.5,9.2";
+    nccl.ll_block_Bps = first * 1e9;
+    nccl.ll128_block_Bps = second * 1e9;
+  } else {
+    if (!read) return "--nccl-tree-hops takes LL_US,LL128_US, two microsecond counts such as 4.1,5";
+    nccl.tree_hop_ll_s = first * 1e-6;
+    nccl.tree_hop_ll128_s = second * 1e-6;
+  }
+  return "";
+}
+
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-tree-hops, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
@@ -40,20 +62,8 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
-  } else if (flag == "--nccl-handshake") {
-    // INTRA_US,NET_US: Simple's per-slice handshake inside a node and across nodes, in microseconds.
-    double intra_us = -1, net_us = -1;
-    if (!parse_pair(value, intra_us, net_us))
-      return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
-    options.nccl.handshake_intra_s = intra_us * 1e-6;
-    options.nccl.handshake_net_s = net_us * 1e-6;
-  } else if (flag == "--nccl-block-rates") {
-    // LL_GBPS,LL128_GBPS: how fast one channel's thread block moves LL's and LL128's data; 0: unpaced.
-    double ll_GBps = -1, ll128_GBps = -1;
-    if (!parse_pair(value, ll_GBps, ll128_GBps))
-      return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates per channel in GB/s such as 1.5,9.2";
-    options.nccl.ll_block_Bps = ll_GBps * 1e9;
-    options.nccl.ll128_block_Bps = ll128_GBps * 1e9;
+  } else if (flag == "--nccl-handshake" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops") {
+    return parse_nccl_pair(flag, value, options.nccl);
   } else if (flag == "--nccl-version") {
     if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
       return "--nccl-version takes NCCL's version as major x 100 + minor, such as 218";

@@ -287,6 +287,24 @@ TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's pa
   CHECK(busbw_of(results, 8) == doctest::Approx(240).epsilon(0.02));
 }
 
+TEST_CASE("model made for NCCL: nccl_tree's LL chunk pays NCCL's tree network hop less its ring's at each hop to another node") {
+  // Eight single-GPU nodes of the public IB cluster, 4 B under LL: the reduction climbs 3 levels of the
+  // binary tree and the broadcast comes down 3. NCCL 2.6's tree hop less its ring's is 5.0 - 0.9 =
+  // 4.1 us, 2.7's 5.0 - 2.7 = 2.3 us (tuning.cc); nothing else differs, so 2.6 takes 6 x 1.8 us longer.
+  TempDir dir;
+  double time_s[2] = {0, 0};
+  const char* versions[2] = {"2.6", "2.7"};
+  for (int v = 0; v < 2; ++v) {
+    const std::string text = std::string(R"({"name": "hop", "topology": ")" RINGSIM_SOURCE_DIR
+                                         R"(/topologies/hkbu-100GbIB-8x4.json", "placements": ["1-1-1-1-1-1-1-1"],
+                                            "algorithms": ["nccl_tree"], "sizes": ["4"], "iterations": 1, "warmup": 0,
+                                            "model": {"network": "NCCL", "nccl": {"version": ")") +
+                             versions[v] + R"(", "protocol": "LL"}}})";
+    time_s[v] = row_for(run_scenario(dir, text), "nccl_tree", 8).at("time_s").get<double>();
+  }
+  CHECK((time_s[0] - time_s[1]) * 1e6 == doctest::Approx(6 * 1.8).epsilon(0.01));
+}
+
 TEST_CASE("model made for NCCL: LL's time grows at NCCL's LL bandwidth, the same on the S4U and maestro engines") {
   // Two 4-GPU nodes of the public IB cluster, NCCL 2.6: LL's bus bandwidth is a quarter of the
   // channel's (tuning.cc), half of what its flags on the wire leave; each channel's thread block paces

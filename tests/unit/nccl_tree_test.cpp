@@ -77,6 +77,21 @@ TEST_CASE("NCCL 2.6 tree on 8 x 4: LL 4.4 + 2(3 x 1.0 + 3 x 5.0) us, Simple 2(3 
   CHECK(nccl_tree_core_time(c, NcclProtocol::simple, 64u << 20).algbw_Bps == doctest::Approx(12.5e9 / 2));
 }
 
+TEST_CASE("nccl_tree's hop to another node: NCCL's tree network hop less its ring's, LL and LL128, per era") {
+  // 2.5-2.6: 5.0 - 0.9 and 7.5 - 2.5 us; 2.7 on: 5.0 - 2.7 and 8.5 - 4.0; 2.23 on with one rank per
+  // node the ring's step is the tree's own, so nothing.
+  const NcclTreeHops v26 = nccl_tree_hops(ib_case(2, 6));
+  CHECK(v26.ll_s * 1e6 == doctest::Approx(4.1));
+  CHECK(v26.ll128_s * 1e6 == doctest::Approx(5.0));
+  const NcclTreeHops v218 = nccl_tree_hops(ib_case(2, 18));
+  CHECK(v218.ll_s * 1e6 == doctest::Approx(2.3));
+  CHECK(v218.ll128_s * 1e6 == doctest::Approx(4.5));
+  CHECK(nccl_tree_hops(ib_case(2, 29)).ll_s * 1e6 == doctest::Approx(2.3));
+  const NcclTreeHops one_per_node = nccl_tree_hops(ib_case(2, 29, 8, 8));
+  CHECK(one_per_node.ll_s == 0);
+  CHECK(one_per_node.ll128_s == 0);
+}
+
 TEST_CASE("NCCL 2.6 on 8 x 4: Tree/LL up to about 69 KiB, Ring/LL up to about 752 KiB, then Ring/Simple") {
   const NcclCase c = ib_case(2, 6);
   // Tree/LL 40.4 + S / (1.875 GB/s x 0.6) against Ring/LL 59.4 + S / (3.125 GB/s x 32/62): equal at 70,661 B.

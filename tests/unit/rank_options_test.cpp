@@ -19,9 +19,11 @@ std::string parse(std::vector<std::string> args, ringsim::RankOptions& options) 
 
 }  // namespace
 
-TEST_CASE("rank options: the handshake and the LL and LL128 pace are read in microseconds and GB/s") {
+TEST_CASE("rank options: the handshake, the LL and LL128 pace and the tree's hops are read in microseconds and GB/s") {
   ringsim::RankOptions options;
-  REQUIRE(parse({"--nccl-handshake", "4.7,5.7", "--nccl-block-rates", "1.5,9.25"}, options).empty());
+  REQUIRE(parse({"--nccl-handshake", "4.7,5.7", "--nccl-block-rates", "1.5,9.25", "--nccl-tree-hops", "4.1,5"}, options).empty());
+  CHECK(options.nccl.tree_hop_ll_s == doctest::Approx(4.1e-6));
+  CHECK(options.nccl.tree_hop_ll128_s == doctest::Approx(5e-6));
   CHECK(options.nccl.handshake_intra_s == doctest::Approx(4.7e-6));
   CHECK(options.nccl.handshake_net_s == doctest::Approx(5.7e-6));
   CHECK(options.nccl.ll_block_Bps == doctest::Approx(1.5e9));
@@ -34,5 +36,6 @@ TEST_CASE("rank options: a pair with a value missing, left over, negative or not
     ringsim::RankOptions options;
     CHECK(parse({"--nccl-block-rates", bad}, options).find("--nccl-block-rates takes LL_GBPS,LL128_GBPS") == 0);
     CHECK(parse({"--nccl-handshake", bad}, options).find("--nccl-handshake takes INTRA_US,NET_US") == 0);
+    CHECK(parse({"--nccl-tree-hops", bad}, options).find("--nccl-tree-hops takes LL_US,LL128_US") == 0);
   }
 }
