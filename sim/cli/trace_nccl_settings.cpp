@@ -109,14 +109,22 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
     if (c && simulates_nccl_choice)
       if (const std::string unmodelled = nccl_unmodelled_algorithms(*c); !unmodelled.empty())
         fmt::print("# note: {}\n", unmodelled);
-    if (!c || c->nodes < 2) continue;
-    // NCCL's ring cannot carry more bus bandwidth than its channels through the NICs it uses.
+    // Inside one node only NVLink's own reduction (NVLS, on NVSwitches that do it) beats the ring.
+    const bool one_nvlink_node = c && c->nodes == 1 && c->nvlink;
+    if (!c || (c->nodes < 2 && !one_nvlink_node)) continue;
+    // NCCL's ring cannot carry more bus bandwidth than its channels: through the NICs it uses, or over
+    // NVLink inside one node (the channels NCCL's search finds there, nccl_intra_search.h).
     const double ring_bound_GBps = c->search_channels * c->channel_bandwidth_Bps / 1e9;
     for (const auto& [bytes, time_s] : measured.median_time_s) {
       const double busbw = busbw_GBps(bytes, time_s, measured.placement.total_ranks());
       if (busbw <= 1.02 * ring_bound_GBps) continue;
-      fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s a ring through the NICs it uses can "
-                 "reach: NCCL probably ran a tree\n", measured.placement.label(), busbw, bytes, ring_bound_GBps);
+      if (one_nvlink_node)
+        fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s NCCL's ring can reach over NVLink: "
+                   "NCCL probably ran NVLS (NVLink SHARP), which ringsim does not model\n",
+                   measured.placement.label(), busbw, bytes, ring_bound_GBps);
+      else
+        fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s a ring through the NICs it uses can "
+                   "reach: NCCL probably ran a tree\n", measured.placement.label(), busbw, bytes, ring_bound_GBps);
       break;
     }
   }

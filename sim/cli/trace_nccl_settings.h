@@ -17,7 +17,8 @@ namespace ringsim {
 void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input);
 
 // One stdout line per placement of an nccl-tests trace whose measured busbw exceeds what NCCL's ring
-// can reach through the NICs the placement uses (NCCL's bus bandwidth for it): NCCL probably ran a tree.
+// can reach through the NICs the placement uses (NCCL's bus bandwidth for it): NCCL probably ran a tree;
+// or, on one NVLink node, over NVLink: NCCL probably ran NVLS.
 // Simulating nccl, also a line where NCCL may run an algorithm ringsim does not model (NVLS).
 void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform);
 

@@ -33,7 +33,8 @@ NCCL's log lines in an nccl-tests trace (NCCL_DEBUG=INFO) or NCCL_* settings on 
 what the scenario leaves open: NCCL_ALGO=Ring or Tree the algorithm (nccl_ring, nccl_tree; none
 forced: nccl, NCCL's own choice per size), NCCL_PROTO the model's nccl.protocol, the channels NCCL
 lists nccl.channels; each is one "# ..." line. A measured busbw above what NCCL's ring can reach
-through the NICs used is a "# note: ... NCCL probably ran a tree" line.
+through the NICs used is a "# note: ... NCCL probably ran a tree" line; on one NVLink node, above what
+it can reach over NVLink, "... NCCL probably ran NVLS".
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)

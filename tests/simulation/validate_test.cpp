@@ -301,6 +301,30 @@ TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names 
   CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(12000e-6));
 }
 
+TEST_CASE("validate notes a busbw on one NVLink node above what NCCL's ring can carry there: NVLS") {
+  // 8 H100 on NVSwitch (the public suite's 1 GiB row: busbw 469.67 GB/s), where NCCL's search gives the
+  // ring 360 GB/s of NVLink; a busbw of 300 GB/s (an A100-like run) notes nothing.
+  TempDir dir;
+  std::string header = "# nThread 1 nGpus 1 minBytes 1073741824 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                       "#\n# Using devices\n";
+  for (int r = 0; r < 8; ++r)
+    header += "#  Rank  " + std::to_string(r) + " Group  0 Pid  1 on node1 device  " + std::to_string(r) + " [0x1b] NVIDIA H100 80GB HBM3\n";
+  const std::string columns = "NCCL version 2.29.2+cuda12.9\n"
+                              "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  const auto fast = dir.write("nvls.txt", header + columns +
+                                              "  1073741824     268435456     float     sum      -1   4000.82  268.38  469.67      0   3997.59  268.60  470.05      0\n");
+  const auto slow = dir.write("ring.txt", header + columns +
+                                              "  1073741824     268435456     float     sum      -1   6263.00  171.44  300.02      0   6263.00  171.44  300.02      0\n");
+  const auto scenario = dir.write("one.json", R"({"name": "one", "topology": ")" + kRoot + R"(/topologies/h100-10x8-rails.json", "sizes": ["1GiB"]})");
+  const auto noted = run_ringsim("validate " + scenario.string() + " --measured " + fast.string(), dir.path());
+  REQUIRE_MESSAGE(noted.exit_code <= 1, noted.err);
+  CHECK_MESSAGE(noted.out.find("# note: 8 block measured busbw 469.67 GB/s at 1073741824 B, above the 360.00 GB/s NCCL's ring can reach over "
+                               "NVLink: NCCL probably ran NVLS") != std::string::npos, noted.out);
+  const auto quiet = run_ringsim("validate " + scenario.string() + " --measured " + slow.string(), dir.path());
+  REQUIRE_MESSAGE(quiet.exit_code <= 1, quiet.err);
+  CHECK(quiet.out.find("NCCL probably ran") == std::string::npos);
+}
+
 TEST_CASE("validate compares an nccl-tests run that forces no algorithm with nccl, and notes a busbw no ring can reach") {
   // 8 ranks on 2 nodes of the 10 GbE cluster at 8 MiB: 7340 us is a busbw of 2.0 GB/s, above the 1.25 GB/s
   // a ring through one 10 GbE NIC per node can carry (a double binary tree on two nodes moves S per NIC,
