@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace ringsim {
 
@@ -60,6 +61,31 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
                                       [](const std::string& name) { return is_nccl_algorithm(name); });
   fmt::print("# NCCL version from the trace's header: {} ({} runs {}'s channels and protocol choice; "
              "set the model's nccl.version to override)\n", *run->library_version, *simulated, nccl.version_text);
+}
+
+void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || run->ranks.empty()) return;
+  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
+    return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.compute_capability_given) return;
+  std::set<std::string> names;
+  for (const MeasuredRank& rank : run->ranks)
+    if (!rank.gpu.empty()) names.insert(rank.gpu);
+  if (names.empty()) return;
+  std::set<int> generations;
+  for (const std::string& name : names) generations.insert(gpu_compute_capability(name).value_or(0));
+  if (generations.size() != 1 || *generations.begin() == 0) {
+    fmt::print(stderr, "ringsim: note: the trace's GPUs ({}) are not of one generation ringsim knows; NCCL's model runs as "
+                       "compute capability {} (set the model's nccl.compute_capability to override)\n",
+               fmt::join(names, ", "), nccl.compute_capability);
+    return;
+  }
+  nccl.compute_capability = *generations.begin();
+  scenario.model.nccl = nccl;
+  fmt::print("# GPUs from the trace's header: {} (NCCL's model as compute capability {}; set the model's "
+             "nccl.compute_capability to override)\n", *names.begin(), nccl.compute_capability);
 }
 
 }  // namespace ringsim

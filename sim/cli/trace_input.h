@@ -31,4 +31,10 @@ void print_placement_source(const TraceInput& input, const Scenario& scenario, b
 // trace's version is one the scenario's forced protocol does not exist in.
 void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input);
 
+// Likewise the GPUs an nccl-tests header names ("NVIDIA H100 80GB HBM3") set the model's
+// nccl.compute_capability when the scenario and --model name none: NCCL's model (NVLink's per-link
+// payload, LL128, its Volta and Hopper factors) depends on the generation. One stdout line says so; GPUs
+// of several or unknown generations leave it and say so on stderr.
+void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input);
+
 }  // namespace ringsim

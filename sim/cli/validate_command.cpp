@@ -131,6 +131,7 @@ int validate_command(int argc, char** argv) {
   print_placement_source(input, scenario, options.quiet);
   adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
+  adopt_trace_gpu_generation(scenario, input);
   adopt_trace_nccl_settings(scenario, input, platform);
   note_tree_signature(scenario, input, platform);
   if (!options.quiet) {

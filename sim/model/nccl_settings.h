@@ -40,6 +40,7 @@ struct NcclSettings {
   std::uint64_t buffsize = kNcclDefaultBuffsize;
   // Of the GPUs (70 Volta, 80 Ampere, 90 Hopper): NCCL's ring latency factor depends on it.
   int compute_capability = 80;
+  bool compute_capability_given = false;  // named by a scenario or model file (else a trace's GPUs may say)
   // Charge Simple's per-slice handshake on nodes without NVLink under the NCCL network model. The rank
   // then wakes at every slice: such cases run on the maestro engine (ModelSettings::engine_for), where
   // that costs 1.2-2.3x the CPU time; SMPI's sleeps made one fixture run take over 10 minutes.
@@ -73,6 +74,11 @@ struct NcclTopologyFacts {
 // "2.18", "2.18.3" or "2.6.4+cuda10.1" (a patch level and a build suffix change nothing modelled);
 // nullopt unless a version ringsim models (2.4 on).
 std::optional<NcclVersion> parse_nccl_version(std::string_view text);
+
+// The generation NCCL's model tells apart (compCapIndex: 70 for Volta and Turing, 80 for Ampere and
+// Ada, 90 for Hopper, 100 for Blackwell; 60 for Pascal) of a GPU named as nvidia-smi and nccl-tests
+// name it ("NVIDIA H100 80GB HBM3", "GeForce RTX 2080 Ti"); nullopt for a name ringsim does not know.
+std::optional<int> gpu_compute_capability(std::string_view device_name);
 
 // Whether PROTOCOL exists in VERSION: LL128 came with 2.5 (auto, LL and Simple are in every version).
 bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol);

@@ -27,6 +27,7 @@ struct MeasuredRank {
   std::string host;
   int device = 0;
   int line = 0;
+  std::string gpu;  // the device's name after its bus id ("NVIDIA H100 80GB HBM3"), or empty
 };
 
 // What a trace's header says about the run: every rank's host and device, in rank order (rank r at

@@ -82,6 +82,14 @@ TEST_CASE("nccl: the model key is read strictly kept only when given and errors 
   CHECK(parse_nccl_version("2.6.4+cuda10.1")->minor == 6);
   CHECK_FALSE(parse_nccl_version("2.3.7+cuda9.0").has_value());
   CHECK_FALSE(parse_nccl_version("2.x").has_value());
+  // A trace's GPU names: the generation NCCL's model tells apart (Turing as Volta, Ada as Ampere).
+  CHECK(gpu_compute_capability("NVIDIA H100 80GB HBM3") == 90);
+  CHECK(gpu_compute_capability("A100-SXM4-40GB") == 80);
+  CHECK(gpu_compute_capability("NVIDIA L40S") == 80);
+  CHECK(gpu_compute_capability("Tesla V100-SXM2-32GB") == 70);
+  CHECK(gpu_compute_capability("GeForce RTX 2080 Ti") == 70);
+  CHECK(gpu_compute_capability("NVIDIA B200") == 100);
+  CHECK_FALSE(gpu_compute_capability("AMD Instinct MI250X").has_value());
   // Defaults: 2.18, channels from the topology, auto, 4 MiB.
   CHECK(ModelSettings{}.effective_nccl().buffsize == 4u << 20);
   CHECK_FALSE(ModelSettings{}.effective_nccl().channels.has_value());

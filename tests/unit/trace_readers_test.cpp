@@ -191,6 +191,7 @@ TEST_CASE("the public nccl-tests fixtures give NCCL's version, their ranks and t
   CHECK(eight_by_four.ranks == 32);
   CHECK(eight_by_four.run->ranks[12].host == "gpu4");
   CHECK(eight_by_four.run->ranks[14].device == 2);
+  CHECK(eight_by_four.run->ranks[14].gpu == "GeForce RTX 2080 Ti");  // after the bus id
   CHECK(placement_label(eight_by_four) == "4-4-4-4-4-4-4-4 block");
   CHECK(eight_by_four.points.size() == 9);
   CHECK(eight_by_four.summary().find("32 ranks on 8 hosts, NCCL 2.6.4") != std::string::npos);

@@ -61,7 +61,11 @@ MeasuredRank rank_of(const std::vector<std::string_view>& words, const std::stri
   const long rank = small_count_at(words, 1), device_number = small_count_at(words, device + 1);
   if (rank < 0 || on + 1 >= words.size() || device_number < 0)
     throw_trace_error(file, line, "expected \"#  Rank  R ... on HOST device D ...\" (nccl-tests' list of ranks)");
-  return {static_cast<int>(rank), std::string(words[on + 1]), static_cast<int>(device_number), line};
+  // The device's name follows its bus id: "device  0 [0000:1b:00] NVIDIA H100 80GB HBM3".
+  std::string gpu;
+  if (device + 2 < words.size() && words[device + 2].starts_with('['))
+    for (std::size_t w = device + 3; w < words.size(); ++w) gpu += (gpu.empty() ? "" : " ") + std::string(words[w]);
+  return {static_cast<int>(rank), std::string(words[on + 1]), static_cast<int>(device_number), line, gpu};
 }
 
 // Rank numbers must be 0..N-1, each once; returns the ranks ordered by number.
