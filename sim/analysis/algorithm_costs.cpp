@@ -218,6 +218,9 @@ double ll128_max_GBps_per_channel(const NcclCase& c) {
   return generation(c.compute_capability) == 2 ? 36.7 : 20.0;
 }
 
+// The ring's network hop latencies, us, per protocol (2.23 on, one rank per node: the tree's own).
+const double* ring_network_hop_us(const RingConstants& k, const NcclCase& c) { return c.ranks == c.nodes ? k.net_tree : k.net; }
+
 }  // namespace
 
 int nccl_protocol_index(NcclProtocol protocol) {
@@ -245,11 +248,10 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   const RingConstants& k = constants_of(c.version);
   const int p = nccl_protocol_index(protocol);
   const double steps = 2.0 * (c.ranks - 1);
-  const double ppn = static_cast<double>(c.ranks) / c.nodes;
   const double algbw_GBps = nccl_ring_bus_GBps(c, protocol) * c.ranks / steps;
   // Latency, us.
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
-  double inter = (ppn == 1 ? k.net_tree : k.net)[p];
+  double inter = ring_network_hop_us(k, c)[p];
   if (c.nodes == 1) inter = intra;
   if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kNcclSimple ? 3.0 : 1.0);
@@ -416,9 +418,8 @@ std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, co
 }
 
 NcclTreeHops nccl_tree_hops(const NcclCase& c) {
-  const RingConstants& k = constants_of(c.version);
-  // The ring's network step as nccl_ring_time charges it (2.23 on, one rank per node: the tree's own).
-  const double* ring = c.ranks == c.nodes ? k.net_tree : k.net;
+  // Less the ring's network step as nccl_ring_time charges it.
+  const double* ring = ring_network_hop_us(constants_of(c.version), c);
   return {std::max(0.0, nccl_tree_net_hop_us(c.version, NcclProtocol::ll) - ring[kNcclLL]) * 1e-6,
           std::max(0.0, nccl_tree_net_hop_us(c.version, NcclProtocol::ll128) - ring[kNcclLL128]) * 1e-6};
 }
