@@ -1,6 +1,7 @@
 #include "algorithm_costs.h"
 
 #include "nccl_intra_search.h"
+#include "nccl_nvls_costs.h"
 #include "nccl_rails.h"
 #include "nccl_tree_costs.h"
 #include "../rank/nccl_channel_rings.h"
@@ -373,6 +374,16 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   }
   const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
   c.channels = settings.channels.value_or(std::min(doubled * c.search_channels, kNcclMaxChannels));
+  // NVLS needs the NVSwitch's multicast: NVLink ports into a switch, Hopper or later, one node, 2.17 on
+  // (transport/nvls.cc ncclNvlsInit, search.cc: no NVS node or compute capability below 90, no NVLS).
+  const bool nvswitch = facts.nvlink && !facts.nodes.empty() &&
+                        std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) { return node.port_bandwidth_Bps > 0; });
+  if (nvswitch && c.nodes == 1 && c.ranks >= 2 && settings.compute_capability >= 90 && settings.version.at_least(2, 17)) {
+    const int links = facts.nvlink_links > 0 ? facts.nvlink_links : nvlink_links(facts.intra_bandwidth_Bps, settings.compute_capability);
+    const NcclIntraSearch nvls = nccl_nvls_search(settings.version, settings.compute_capability, links, c.ranks);
+    c.nvls_channels = nvls.channels;
+    c.nvls_channel_Bps = nvls.bandwidth_GBps * 1e9;
+  }
   return c;
 }
 
@@ -435,7 +446,7 @@ std::optional<NcclTreeHops> nccl_tree_hops_of(const ModelSettings& model, const 
 
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
   return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_block_rates_of(model, placement, algorithm).has_value() ||
-         nccl_tree_hops_of(model, placement, algorithm).has_value();
+         nccl_tree_hops_of(model, placement, algorithm).has_value() || nccl_nvls_run_of(model, placement, algorithm).has_value();
 }
 
 NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {

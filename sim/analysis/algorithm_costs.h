@@ -63,6 +63,11 @@ struct NcclCase {
   int channels = 2;                 // what the communicator runs (comm->nChannels): twice the search's
   bool nvlink = false;              // intra-node hops are NVLink (else PCIe)
   bool nic_beside_gpu = false;      // every rank's GPU has a NIC on its own PCIe switch (NCCL's typeInter <= PXB)
+  // NVLS (NVLink SHARP) where NCCL would enable it: every rank on one NVSwitch node of Hopper or later
+  // GPUs, NCCL 2.17 on (nccl_nvls_costs.h). Its search's channels (one per GPU) and bandwidth each;
+  // 0 channels: no NVLS.
+  int nvls_channels = 0;
+  double nvls_channel_Bps = 0;
 };
 
 struct NcclPrediction {
@@ -150,7 +155,8 @@ std::optional<NcclTreeHops> nccl_tree_hops_of(const ModelSettings& model, const 
 
 // Whether nccl_ring paces its slices in simulated time there: Simple's handshake, which wakes each rank
 // at every slice, or block rates, which only the S4U and maestro engines bound without sleeping; or
-// nccl_tree its hops to other nodes. Such runs take the maestro engine under "auto" (ModelSettings::engine_for).
+// nccl_tree its hops to other nodes; or NVLS, whose messages only those engines charge by the switch's
+// traffic (nccl_nvls_costs.h). Such runs take the maestro engine under "auto" (ModelSettings::engine_for).
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
 
 // What nccl_ring runs at BYTES: the model's protocol, or NCCL's choice under "auto" (Simple when

@@ -1,5 +1,6 @@
 #include "nccl_choice.h"
 
+#include "nccl_nvls_costs.h"
 #include "nccl_tree_costs.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 namespace ringsim {
 
 std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm) {
+  if (algorithm == NcclAlgorithmKind::nvls) return "NVLS";
   return algorithm == NcclAlgorithmKind::tree ? "Tree" : "Ring";
 }
 
@@ -28,18 +30,24 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
   NcclChoice ring{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes)};
   if (!c.version.at_least(2, 5) || c.ranks <= 1) return ring;
   const NcclChoice tree{NcclAlgorithmKind::tree, nccl_tree_predict(c, requested, bytes)};
-  return tree.prediction.time_s <= ring.prediction.time_s ? tree : ring;  // NCCL tries the tree first
+  const NcclChoice best = tree.prediction.time_s <= ring.prediction.time_s ? tree : ring;  // NCCL tries the tree first
+  // Then NVLS (Simple only), which must be strictly faster.
+  if (nccl_nvls_possible(c) && (requested == NcclProtocol::auto_choice || requested == NcclProtocol::simple))
+    if (const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_time(c, bytes)}; nvls.prediction.time_s < best.prediction.time_s) return nvls;
+  return best;
 }
 
 bool is_nccl_algorithm(std::string_view algorithm) {
-  return algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl";
+  return algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl_nvls" || algorithm == "nccl";
 }
 
 std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
                                          std::string_view algorithm, std::uint64_t bytes) {
   if (!is_nccl_algorithm(algorithm)) return std::nullopt;
   const NcclProtocol requested = model.effective_nccl().protocol;
-  const NcclAlgorithmKind kind = algorithm == "nccl_tree" ? NcclAlgorithmKind::tree : NcclAlgorithmKind::ring;
+  const NcclAlgorithmKind kind = algorithm == "nccl_tree"   ? NcclAlgorithmKind::tree
+                                 : algorithm == "nccl_nvls" ? NcclAlgorithmKind::nvls
+                                                            : NcclAlgorithmKind::ring;
   if (!c) {
     NcclChoice fallback{kind, {}};
     fallback.prediction.protocol = requested == NcclProtocol::auto_choice ? NcclProtocol::simple : requested;
@@ -48,13 +56,20 @@ std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::
   }
   if (algorithm == "nccl") return nccl_choose(*c, requested, bytes);
   if (kind == NcclAlgorithmKind::tree) return NcclChoice{kind, nccl_tree_predict(*c, requested, bytes)};
+  if (kind == NcclAlgorithmKind::nvls) {
+    if (nccl_nvls_possible(*c)) return NcclChoice{kind, nccl_nvls_time(*c, bytes)};
+    NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
+    unmodelled.prediction.time_s = -1;
+    return unmodelled;
+  }
   return NcclChoice{kind, nccl_predict(*c, requested, bytes)};
 }
 
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
-  if (c.version.at_least(2, 17) && c.compute_capability >= 90 && c.nvlink)
-    return fmt::format("NCCL {}.{} on Hopper NVLink nodes may run NVLS (NVLink SHARP) where the NVSwitches support it; "
-                       "ringsim does not model NVLS or CollNet and simulates the ring or tree NCCL's model picks among those two",
+  // One node: NVLS is modelled (nccl_nvls). Across nodes NCCL 2.18 on may run NVLS trees.
+  if (c.nodes > 1 && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)
+    return fmt::format("NCCL {}.{} on several Hopper NVLink nodes may run NVLS trees (NVLink SHARP inside nodes, a tree between "
+                       "them); ringsim models NVLS on one node only and simulates the ring or tree NCCL's model picks among those two",
                        c.version.major, c.version.minor);
   return "";
 }

@@ -79,4 +79,12 @@ NcclIntraSearch nccl_nvswitch_search(const NcclVersion& v, int cc, int links) {
   return found;
 }
 
+NcclIntraSearch nccl_nvls_search(const NcclVersion& v, int cc, int links, int gpus) {
+  const double total = nccl_nvlink_GBps(v, cc, links);
+  const int heads = std::min(gpus, v.at_least(2, 21) ? 32 : 8);  // NCCL_MAX_NVLS_ARITY
+  for (const float speed : intra_speeds(v, cc))
+    if ((gpus + 1) * static_cast<double>(speed) <= total + 1e-9) return {heads, speed};
+  return {heads, intra_speeds(v, cc).back()};
+}
+
 }  // namespace ringsim

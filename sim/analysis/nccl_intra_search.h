@@ -24,4 +24,10 @@ double nccl_nvlink_GBps(const NcclVersion& version, int compute_capability, int 
 // 2.18 not past Ampere below 50 GB/s with more than 4 channels).
 NcclIntraSearch nccl_nvswitch_search(const NcclVersion& version, int compute_capability, int links);
 
+// The NVLS search on one NVSwitch node of GPUS GPUs with LINKS links each (2.18 on; search.cc,
+// ncclTopoSearchTryNvls): one channel per GPU, its head, each pulling from and pushing to every GPU
+// through the switch, twice its own; so a GPU's NVLink carries GPUS + 1 channels' bandwidth each way,
+// at the fastest speed of the version's intra-node list that fits.
+NcclIntraSearch nccl_nvls_search(const NcclVersion& version, int compute_capability, int links, int gpus);
+
 }  // namespace ringsim

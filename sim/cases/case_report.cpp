@@ -2,6 +2,7 @@
 
 #include "../analysis/algorithm_costs.h"
 #include "../analysis/nccl_choice.h"
+#include "../analysis/nccl_nvls_costs.h"
 #include "../analysis/nccl_rails.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
@@ -39,6 +40,8 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   if (const std::optional<NcclTreeHops> hops = nccl_tree_hops_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-tree-hops", fmt::format("{:g},{:g}", hops->ll_s * 1e6, hops->ll128_s * 1e6)});
   }
+  if (const std::optional<NcclNvlsRun> nvls = nccl_nvls_run_of(scenario.model, spec.placement, spec.algorithm))
+    arguments.insert(arguments.end(), {"--nccl-nvls", fmt::format("{:g},{:g}", nvls->efficiency, nvls->latency_s * 1e6)});
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
   if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
     arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});

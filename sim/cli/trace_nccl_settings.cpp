@@ -1,6 +1,7 @@
 #include "trace_nccl_settings.h"
 
 #include "../analysis/nccl_choice.h"
+#include "../analysis/nccl_nvls_costs.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,8 +80,15 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
     return;
   }
   const std::string& forced = *facts->algorithm;
-  // NCCL's ring and tree are simulated; a forced NVLS or CollNet is named as not modelled.
-  const std::string simulated = forced == "Ring" ? "nccl_ring" : forced == "Tree" ? "nccl_tree" : "";
+  // NCCL's ring, tree and NVLS on one node are simulated; NVLS over several nodes (with CollNet), an
+  // NVLS tree or CollNet is named as not modelled.
+  const bool one_node = std::all_of(input.grouped.cases.begin(), input.grouped.cases.end(), [](const MeasuredCase& measured) {
+    return std::count_if(measured.placement.ranks_per_node.begin(), measured.placement.ranks_per_node.end(), [](int ranks) { return ranks > 0; }) <= 1;
+  });
+  const std::string simulated = forced == "Ring"                  ? "nccl_ring"
+                                : forced == "Tree"                ? "nccl_tree"
+                                : forced == "NVLS" && one_node    ? "nccl_nvls"
+                                                                  : "";
   if (simulated.empty()) {
     fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}), an algorithm ringsim does not model\n", forced,
                where(*facts, "NCCL_ALGO"));
@@ -95,7 +103,7 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   scenario.algorithms = {simulated};
   fmt::print("# NCCL_ALGO={} from the trace ({}): simulating {} (name the scenario's algorithms to override)\n", forced,
              where(*facts, "NCCL_ALGO"), simulated);
-  if (simulated == "nccl_tree") adopt_nccl_model(scenario);
+  if (simulated != "nccl_ring") adopt_nccl_model(scenario);
 }
 
 void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform) {
@@ -120,8 +128,10 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
       if (busbw <= 1.02 * ring_bound_GBps) continue;
       if (one_nvlink_node)
         fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s NCCL's ring can reach over NVLink: "
-                   "NCCL probably ran NVLS (NVLink SHARP), which ringsim does not model\n",
-                   measured.placement.label(), busbw, bytes, ring_bound_GBps);
+                   "NCCL probably ran NVLS (NVLink SHARP), {}\n",
+                   measured.placement.label(), busbw, bytes, ring_bound_GBps,
+                   nccl_nvls_possible(*c) ? "which nccl simulates where NCCL's model picks it"
+                                          : "which ringsim simulates on Hopper or later GPUs from NCCL 2.17 only (nccl.compute_capability, nccl.version)");
       else
         fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s a ring through the NICs it uses can "
                    "reach: NCCL probably ran a tree\n", measured.placement.label(), busbw, bytes, ring_bound_GBps);

@@ -42,7 +42,12 @@ void ringsim_engine_sleep(double seconds) {
 
 void ringsim_engine_pace_sends(double bytes_per_second) {
   MaestroWorld& w = world();
-  w.matching().set_send_pace(w.current_rank(), bytes_per_second);
+  w.matching().send_shape(w.current_rank()).pace_Bps = bytes_per_second;
+}
+
+void ringsim_engine_scale_sends(double wire_per_byte) {
+  MaestroWorld& w = world();
+  w.matching().send_shape(w.current_rank()).wire_per_byte = wire_per_byte;
 }
 
 void smpi_execute_flops(double flops) {

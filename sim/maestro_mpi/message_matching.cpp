@@ -26,7 +26,7 @@ struct MessageMatching::Message final : Awaited {
   int destination = 0;
   void* payload = nullptr;
   std::size_t bytes = 0;
-  double pace = 0;  // its sender's pace when posted, bytes per second (0: unbounded)
+  s4u_engine::SendShape shape;  // its sender's when posted
   Request* send = nullptr;
   Request* receive = nullptr;
   Message* next = nullptr;  // in its channel's queue of sends not yet matched
@@ -48,7 +48,7 @@ struct MessageMatching::Message final : Awaited {
 MessageMatching::MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
                                  std::vector<simgrid::s4u::ActivityPtr>& graveyard)
     : host_of_rank_(host_of_rank), fibers_(fibers), graveyard_(graveyard), recent_(host_of_rank.size()),
-      send_pace_(host_of_rank.size(), 0.0) {}
+      send_shape_(host_of_rank.size()) {}
 
 MessageMatching::~MessageMatching() {
   // Sends never received (a rank ended without its receive): their copies.
@@ -89,7 +89,7 @@ void MessageMatching::post_send(int source, int destination, int tag, void* payl
   message->destination = destination;
   message->payload = payload;
   message->bytes = bytes;
-  message->pace = send_pace_[static_cast<std::size_t>(source)];
+  message->shape = send_shape_[static_cast<std::size_t>(source)];
   message->send = send;
   Channel& queue = channel(source, source, destination, tag);
   if (Request* receive = queue.receives.pop(); receive != nullptr) start(message, receive);
@@ -107,8 +107,8 @@ void MessageMatching::start(Message* message, Request* receive) {
   message->comm = simgrid::s4u::Comm::sendto_init(host_of_rank_[static_cast<std::size_t>(message->source)],
                                                   host_of_rank_[static_cast<std::size_t>(message->destination)]);
   keep_out_of_maestro_list(*message->comm);
-  message->comm->set_payload_size(message->bytes + s4u_engine::kMpiEnvelopeBytes);
-  if (message->pace > 0) bound_rate(*message->comm, message->pace);
+  message->comm->set_payload_size(message->shape.payload(message->bytes));
+  if (message->shape.pace_Bps > 0) bound_rate(*message->comm, message->shape.pace_Bps);
   message->comm->set_data(static_cast<Awaited*>(message));
   message->comm->start();
   ++messages_;

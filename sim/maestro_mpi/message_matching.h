@@ -7,6 +7,7 @@
 
 #include "maestro_request.h"
 #include "rank_fibers.h"
+#include "../s4u_mpi/send_settings.h"
 
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Comm.hpp>
@@ -44,8 +45,8 @@ class MessageMatching {
   // of the data (malloc'd, freed on delivery) or nullptr. SEND: the sender's request, completed when
   // the transfer ends, or nullptr for a send complete at once (eager).
   void post_send(int source, int destination, int tag, void* payload, std::size_t bytes, Request* send);
-  // The most bytes per second SOURCE's later sends may flow at (ringsim_engine_pace_sends); 0: unbounded.
-  void set_send_pace(int source, double bytes_per_second) { send_pace_[static_cast<std::size_t>(source)] = bytes_per_second; }
+  // How SOURCE's later sends go on the wire (ringsim_engine_pace_sends, ringsim_engine_scale_sends).
+  s4u_engine::SendShape& send_shape(int source) { return send_shape_[static_cast<std::size_t>(source)]; }
 
   // Posts RECEIVE (its buffer, bytes, source and tag filled in) on DESTINATION.
   void post_receive(int destination, Request* receive);
@@ -100,7 +101,7 @@ class MessageMatching {
     RecentChannels() { keys.fill(~std::uint64_t{0}); }
   };
   std::vector<RecentChannels> recent_;  // per rank
-  std::vector<double> send_pace_;  // per rank
+  std::vector<s4u_engine::SendShape> send_shape_;  // per rank
   std::vector<Message*> spare_messages_;  // finished, for reuse: a message is allocated once
   std::uint64_t messages_ = 0;
 };

@@ -148,10 +148,20 @@ Scenario scenario_for_variant(const Scenario& scenario, const ScenarioVariant& v
 }
 
 void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout) {
-  for (std::size_t i = 0; i < scenario.placements.size(); ++i)
+  for (std::size_t i = 0; i < scenario.placements.size(); ++i) {
     if (auto misfit = placement_misfit(scenario.placements[i], layout))
       throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                         fmt::format("{} (topology {})", *misfit, scenario.topology.string()));
+    const PlacementSpec& placement = scenario.placements[i];
+    const auto nodes = std::count_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(), [](int ranks) { return ranks > 0; });
+    if (nodes < 2) continue;
+    for (const std::string& algorithm : scenario.algorithms)
+      if (const AlgorithmInfo* info = find_algorithm_info(algorithm); info != nullptr && info->one_node)
+        throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
+                          fmt::format("{} runs on one node, and placement {} spans {} nodes: give it a placement of one node, "
+                                      "or use nccl, which picks NVLS only there",
+                                      algorithm, placement.label(), nodes));
+  }
 }
 
 }  // namespace ringsim

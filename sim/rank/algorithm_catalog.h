@@ -19,6 +19,7 @@ struct AlgorithmInfo {
   std::string_view summary;
   int servers = 0;                  // parameter_server variants: K, the number of servers
   std::uint64_t segment_bytes = 0;  // ring_pipelined variants: the segment size
+  bool one_node = false;            // runs on one node only (nccl_nvls: the NVSwitch is the node's)
 };
 
 inline constexpr std::array kAlgorithmCatalog{
@@ -50,8 +51,12 @@ inline constexpr std::array kAlgorithmCatalog{
     AlgorithmInfo{.name = "nccl_tree",
                   .summary = "NCCL's double binary tree: a chain in each node, two complementary binary trees across nodes, "
                              "reduce up then broadcast down in chunks, half the channels on each tree"},
+    AlgorithmInfo{.name = "nccl_nvls",
+                  .summary = "NCCL's NVLS (NVLink SHARP) on one NVSwitch node of Hopper or later GPUs: the switch adds each shard "
+                             "and multicasts the sum, so each GPU's NVLink carries (1 + 1/N) S each way",
+                  .one_node = true},
     AlgorithmInfo{.name = "nccl",
-                  .summary = "what NCCL would run: per size the algorithm (ring or tree) and protocol its tuning model picks"},
+                  .summary = "what NCCL would run: per size the algorithm (ring, tree, or NVLS on one NVSwitch node) and protocol its tuning model picks"},
     AlgorithmInfo{.name = "mpi", .summary = "the MPI library's own MPI_Allreduce (SMPI: --cfg=smpi/allreduce); traffic unknown"},
 };
 

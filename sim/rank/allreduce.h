@@ -140,6 +140,7 @@ void rabenseifner_allreduce(const float* input, float* output, std::size_t count
 void hierarchical_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_tree_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void mpi_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 

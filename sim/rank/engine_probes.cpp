@@ -38,6 +38,16 @@ bool pace_sends(double bytes_per_second) {
 #endif
 }
 
+bool scale_sends(double wire_per_byte) {
+#ifdef RINGSIM_ENGINE_PACE
+  ringsim_engine_scale_sends(wire_per_byte);
+  return true;
+#else
+  (void)wire_per_byte;
+  return false;
+#endif
+}
+
 bool count_network_messages_until_end(const std::string& file) {
   // The count lives in the callbacks (rank code keeps no mutable globals). SimGrid fires this signal
   // once per network action when it leaves the STARTED state, i.e. once per message: measured, an
@@ -59,6 +69,8 @@ std::optional<double> simulated_clock_s() { return std::nullopt; }
 bool sleep_simulated(double) { return false; }
 
 bool pace_sends(double) { return false; }
+
+bool scale_sends(double) { return false; }
 
 bool count_network_messages_until_end(const std::string&) { return false; }
 

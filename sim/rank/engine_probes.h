@@ -20,6 +20,12 @@ bool sleep_simulated(double seconds);
 // False where the engine cannot bound a message's rate: SMPI (its sends take no rate) and a real MPI.
 bool pace_sends(double bytes_per_second);
 
+// From now on each of the calling rank's sends occupies the network as WIRE_PER_BYTE times its bytes
+// (1: as sent), where a message stands for traffic that a switch shapes on the way: NVLink SHARP's
+// reduction and multicast in the NVSwitch (nccl_nvls_allreduce.cpp). False where the engine cannot
+// charge a message other than its size: SMPI and a real MPI.
+bool scale_sends(double wire_per_byte);
+
 // Test hook (`--count-messages FILE`): from now to the end of the simulation, counts every message
 // the network model carries (point-to-point messages, including those inside MPI collectives), and
 // writes the count to FILE when the simulation ends. Call it on one rank only. False under a real MPI.

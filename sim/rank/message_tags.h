@@ -27,6 +27,8 @@ enum MessageTag : int {
   kPullTag = 81,                // parameter_server: summed shards back
   kNcclChannelTag = 90,         // nccl_ring: + channel (up to 64), so each channel matches only its own
   kNcclTreeChannelTag = 160,    // nccl_tree: + channel (up to 64), likewise
+  kNvlsReduceTag = 230,         // nccl_nvls: copies of a shard to its owner (the switch's reduction)
+  kNvlsGatherTag = 231,         // nccl_nvls: the owner's sum to every GPU (the switch's multicast)
 };
 
 }  // namespace ringsim

@@ -9,7 +9,7 @@ namespace ringsim {
 enum class NcclWire { ll, ll128, simple };
 
 // The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
-enum class NcclAlgorithmKind { ring, tree };
+enum class NcclAlgorithmKind { ring, tree, nvls };
 
 struct NcclRankSettings {
   int channels = 2;
@@ -27,6 +27,10 @@ struct NcclRankSettings {
   // tree network hop less its ring's (tuning.cc), which the links' latencies already carry. 0: none.
   double tree_hop_ll_s = 0;
   double tree_hop_ll128_s = 0;
+  // nccl_nvls: NCCL's NVLS efficiency for the GPU generation (the share of NVLink its traffic gets) and
+  // its model's NVLS latency, spent once per call (tuning.cc).
+  double nvls_efficiency = 1;
+  double nvls_latency_s = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
 };

@@ -35,6 +35,10 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
     if (!read) return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates per channel in GB/s such as 1.5,9.2";
     nccl.ll_block_Bps = first * 1e9;
     nccl.ll128_block_Bps = second * 1e9;
+  } else if (flag == "--nccl-nvls") {
+    if (!read || first <= 0 || first > 1) return "--nccl-nvls takes EFFICIENCY,LATENCY_US: NVLS's share of NVLink (0 to 1) and its latency, such as 0.85,25";
+    nccl.nvls_efficiency = first;
+    nccl.nvls_latency_s = second * 1e-6;
   } else {
     if (!read) return "--nccl-tree-hops takes LL_US,LL128_US, two microsecond counts such as 4.1,5";
     nccl.tree_hop_ll_s = first * 1e-6;
@@ -43,7 +47,7 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
   return "";
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-tree-hops, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
@@ -62,7 +66,7 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
-  } else if (flag == "--nccl-handshake" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops") {
+  } else if (flag == "--nccl-handshake" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops" || flag == "--nccl-nvls") {
     return parse_nccl_pair(flag, value, options.nccl);
   } else if (flag == "--nccl-version") {
     if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
@@ -74,7 +78,8 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       const std::string_view name = value.substr(from, comma - from);
       if (name == "Ring") options.nccl_algorithms.push_back(NcclAlgorithmKind::ring);
       else if (name == "Tree") options.nccl_algorithms.push_back(NcclAlgorithmKind::tree);
-      else return "--nccl-algorithms takes Ring or Tree, comma-separated (one per size)";
+      else if (name == "NVLS") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls);
+      else return "--nccl-algorithms takes Ring, Tree or NVLS, comma-separated (one per size)";
       from = comma + 1;
     }
   } else if (flag == "--nccl-rails") {

@@ -48,6 +48,7 @@ inline constexpr const char* kRankUsage =
     "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
     "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US]\n"
     "                    [--nccl-block-rates LL_GBPS,LL128_GBPS] [--nccl-tree-hops LL_US,LL128_US]\n"
+    "                    [--nccl-nvls EFFICIENCY,LATENCY_US]\n"
     "                    [--nccl-algorithms Ring|Tree,...] [--nccl-version 218] [--nccl-rails LIST]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 

@@ -58,7 +58,7 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
   // The closed form of NCCL's algorithms is NCCL's own time model: shown beside the simulated time,
   // with what ran at each size (algorithm and protocol).
   const std::string& algorithm = result.spec.algorithm;
-  const bool nccl_model = (algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl") &&
+  const bool nccl_model = algorithm.starts_with("nccl") &&
                           std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.closed_form_s; });
   const bool ran = std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.nccl_ran; });
   fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}{}{}\n", "size", "count", "type", "time(us)",

@@ -43,7 +43,12 @@ void ringsim_engine_sleep(double seconds) { simgrid::s4u::this_actor::sleep_for(
 
 void ringsim_engine_pace_sends(double bytes_per_second) {
   RankWorld& w = world();
-  w.set_send_pace(w.current_rank(), bytes_per_second);
+  w.send_shape(w.current_rank()).pace_Bps = bytes_per_second;
+}
+
+void ringsim_engine_scale_sends(double wire_per_byte) {
+  RankWorld& w = world();
+  w.send_shape(w.current_rank()).wire_per_byte = wire_per_byte;
 }
 
 // As SMPI's smpi_execute_flops: FLOPS at the host's speed from the platform (RankWorld::compute).

@@ -93,6 +93,9 @@ void ringsim_engine_sleep(double seconds);
 // SimGrid's per-comm rate bound; SMPI has no such call (engine_probes.cpp).
 void ringsim_engine_pace_sends(double bytes_per_second);
 #define RINGSIM_ENGINE_PACE 1
+// From now on each of the calling rank's sends is charged WIRE_PER_BYTE x its bytes on the network
+// (engine_probes.h scale_sends); with RINGSIM_ENGINE_PACE.
+void ringsim_engine_scale_sends(double wire_per_byte);
 void* ringsim_s4u_shared_malloc(std::size_t bytes);
 void ringsim_s4u_shared_free(void* data);
 #define SMPI_SHARED_MALLOC(bytes) ringsim_s4u_shared_malloc(bytes)

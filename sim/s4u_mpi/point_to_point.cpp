@@ -40,8 +40,9 @@ simgrid::s4u::CommPtr post_send(const void* buffer, int count, MPI_Datatype type
   const int me = w.settled_rank();
   w.retire_delivered(me);
   Channel& channel = w.channel(me, destination, tag);
-  simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), bytes + kMpiEnvelopeBytes);
-  if (const double pace = w.send_pace(me); pace > 0) comm->set_rate(pace);
+  const SendShape& shape = w.send_shape(me);
+  simgrid::s4u::CommPtr comm = channel.mailbox->put_init(copy_for_sending(buffer, bytes), shape.payload(bytes));
+  if (shape.pace_Bps > 0) comm->set_rate(shape.pace_Bps);
   if (synchronous || bytes >= detached_send_threshold()) {
     channel.posted_send(nullptr);
     return comm;

@@ -21,7 +21,7 @@ RankWorld::RankWorld(std::vector<simgrid::s4u::Host*> host_of_rank)
       eager_sends_(host_of_rank_.size()),
       deposits_(host_of_rank_.size()),
       owed_sleep_(host_of_rank_.size(), 0.0),
-      send_pace_(host_of_rank_.size(), 0.0),
+      send_shape_(host_of_rank_.size()),
       alone_on_host_(host_of_rank_.size(), 1),
       barrier_(simgrid::s4u::Barrier::create(static_cast<unsigned>(host_of_rank_.size()))) {
   std::unordered_map<simgrid::s4u::Host*, int> ranks_on;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "channel.h"
+#include "send_settings.h"
 
 #include <simgrid/s4u.hpp>
 
@@ -50,9 +51,8 @@ class RankWorld {
   // happens, so its FLOPS are owed time too (flops / speed), paid with the next sleep; a host shared
   // by several ranks shares its CPU, so there the work is an S4U execution as under SMPI.
   void compute(int rank, double flops);
-  // The most bytes per second RANK's sends may flow at (ringsim_engine_pace_sends); 0: unbounded.
-  void set_send_pace(int rank, double bytes_per_second) { send_pace_[static_cast<std::size_t>(rank)] = bytes_per_second; }
-  double send_pace(int rank) const { return send_pace_[static_cast<std::size_t>(rank)]; }
+  // How RANK's sends go on the wire (ringsim_engine_pace_sends, ringsim_engine_scale_sends).
+  SendShape& send_shape(int rank) { return send_shape_[static_cast<std::size_t>(rank)]; }
   // The calling actor's rank, after settling its clock: how every timed MPI call begins.
   int settled_rank() {
     const int rank = current_rank();
@@ -71,7 +71,7 @@ class RankWorld {
   std::vector<std::deque<EagerSend*>> eager_sends_;  // per rank
   std::vector<const void*> deposits_;
   std::vector<double> owed_sleep_;  // per rank
-  std::vector<double> send_pace_;   // per rank
+  std::vector<SendShape> send_shape_;  // per rank
   std::vector<char> alone_on_host_;  // per rank
   double wtime_sleep_ = 0;
   simgrid::s4u::BarrierPtr barrier_;

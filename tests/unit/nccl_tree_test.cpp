@@ -3,6 +3,8 @@
 // (sim/analysis/nccl_choice.h) against numbers worked by hand from src/graph/tuning.cc of each era
 // (microseconds and GB/s, as tuning.cc counts them).
 #include "../../sim/analysis/nccl_choice.h"
+#include "../../sim/analysis/nccl_intra_search.h"
+#include "../../sim/analysis/nccl_nvls_costs.h"
 #include "../../sim/analysis/nccl_tree_costs.h"
 #include "../../sim/rank/nccl_trees.h"
 
@@ -204,4 +206,64 @@ TEST_CASE("NCCL 2.23 on 8 x 4 Ampere: Tree/LL for small sizes, and the ring for 
   CHECK(pick(c, 1u << 30) == "Ring/Simple");
   // 2.4 had no such model: ring only.
   CHECK(pick(ib_case(2, 4), 4) == "Ring/LL");
+}
+
+namespace {
+
+// One HGX H100 node: 8 GPUs, 18 NVLink 4 links each into the NVSwitches (NCCL's 20.6 GB/s per link
+// from 2.21: 370.8 GB/s), the ring's search 6 channels at 60 GB/s run as 12 at 30 (nccl_intra_search.h).
+NcclCase h100_node(int major, int minor, int gpus = 8) {
+  NcclCase c;
+  c.version = {major, minor};
+  c.compute_capability = 90;
+  c.ranks = gpus;
+  c.nodes = 1;
+  c.nvlink = true;
+  const NcclIntraSearch ring = nccl_nvswitch_search(c.version, 90, 18);
+  c.search_channels = ring.channels;
+  c.channel_bandwidth_Bps = ring.bandwidth_GBps * 1e9;
+  c.channels = 2 * ring.channels;
+  const NcclIntraSearch nvls = nccl_nvls_search(c.version, 90, 18, gpus);
+  c.nvls_channels = nvls.channels;
+  c.nvls_channel_Bps = nvls.bandwidth_GBps * 1e9;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("NVLS search: one channel per GPU at the fastest speed whose GPUs + 1 shares fit a GPU's NVLink") {
+  // H100, 2.29: 370.8 GB/s; 9 x 40 fits, 9 x 50 does not. 4 GPUs: 5 x 60 fits. B200 (2.28, 18 x 40.1 =
+  // 721.8): 9 x 80 fits. 2.18's Hopper list (60, 40, ...) with 20 GB/s links: 9 x 40 = 360 fits.
+  CHECK(nccl_nvls_search({2, 29}, 90, 18, 8).channels == 8);
+  CHECK(nccl_nvls_search({2, 29}, 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
+  CHECK(nccl_nvls_search({2, 29}, 90, 18, 4).bandwidth_GBps == doctest::Approx(60));
+  CHECK(nccl_nvls_search({2, 28}, 100, 18, 8).bandwidth_GBps == doctest::Approx(80));
+  CHECK(nccl_nvls_search({2, 18}, 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
+}
+
+TEST_CASE("NCCL's NVLS model per era on one H100 node, 1 GiB") {
+  const double bytes = 1u << 30;
+  // 2.28 on: busbw 8 x 40 x 0.85 x 7/8 x 2 = 476 GB/s, algbw x 8/14 = 272; 25 us.
+  CHECK(nccl_nvls_time(h100_node(2, 29), 1u << 30).time_s * 1e6 == doctest::Approx(25 + bytes / 272e3).epsilon(1e-6));
+  // 2.21-2.27: algbw 5/6 x 8 x 40 = 266.7 GB/s; 25 us. 2.19-2.20: 23 us.
+  CHECK(nccl_nvls_time(h100_node(2, 23), 1u << 30).time_s * 1e6 == doctest::Approx(25 + bytes / (5.0 / 6 * 320e3)).epsilon(1e-6));
+  CHECK(nccl_nvls_time(h100_node(2, 19), 1u << 30).latency_s * 1e6 == doctest::Approx(23));
+  // 2.18: 0.75 x 8 x 40 = 240 GB/s, 23 us; 2.17: 0.75 x the ring's bus bandwidth (22 GB/s per link
+  // before 2.18: 396; 6 channels at 66, run as 12 at 33) and 40 us.
+  CHECK(nccl_nvls_time(h100_node(2, 18), 1u << 30).algbw_Bps == doctest::Approx(240e9));
+  CHECK(nccl_nvls_time(h100_node(2, 17), 1u << 30).latency_s * 1e6 == doctest::Approx(40));
+  CHECK(nccl_nvls_time(h100_node(2, 17), 1u << 30).algbw_Bps == doctest::Approx(0.75 * 396e9));
+}
+
+TEST_CASE("nccl picks NVLS on one H100 node from about 1 MiB (2.29: Ring/LL's 15 us + S / 80.6 GB/s against 25 us + S / 272)") {
+  // Ring/LL: 6.6 + 14 x 0.6 us, busbw min(141, 0.5 x 360) = 141, algbw 80.6 GB/s; they cross at 10 us /
+  // (1/80.6 - 1/272 per GB/s) = 1.15 MB.
+  const NcclCase c = h100_node(2, 29);
+  CHECK(pick(c, 512u << 10) == "Ring/LL");
+  CHECK(pick(c, 2u << 20) == "NVLS/Simple");
+  CHECK(pick(c, 1u << 30) == "NVLS/Simple");
+  // Not on Ampere, not before 2.17, not across nodes.
+  NcclCase a100 = h100_node(2, 29);
+  a100.nvls_channels = 0;
+  CHECK(pick(a100, 1u << 30) == "Ring/Simple");
 }

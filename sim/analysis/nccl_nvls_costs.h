@@ -1,0 +1,42 @@
+// NCCL's own time model of its NVLS allreduce on one NVSwitch node (src/graph/tuning.cc, per version),
+// and what the simulation of it takes from NCCL's sources. With C NVLS channels of B GB/s each
+// (nccl_nvls_search) and N ranks:
+//   2.17       algbw = 0.75 x the ring's bus bandwidth (NVLS reads the ring's graph), latency 40 us
+//   2.18       algbw = 0.75 x C x B,                                                    latency 23 us
+//   2.19-2.20  algbw = 5/6 x C x B,                                                     latency 23 us
+//   2.21-2.27  algbw = 5/6 x C x B,                                                     latency 25 us
+//   2.28 on    bus bandwidth = C x B x efficiency x (C - 1) / C x 2, algbw = that x N / (2(N - 1)),
+//              latency 25 us; efficiency 0.85 on Hopper, 0.74 on Blackwell (nvlsEfficiency).
+#pragma once
+
+#include "algorithm_costs.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ringsim {
+
+// Whether NCCL would enable NVLS for case C (NcclCase::nvls_channels).
+inline bool nccl_nvls_possible(const NcclCase& c) { return c.nvls_channels > 0; }
+
+// NCCL's model of NVLS (Simple, its only protocol) at BYTES; requires nccl_nvls_possible(c).
+NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes);
+
+// The share of a GPU's NVLink bandwidth NVLS's traffic gets, by GPU generation (tuning.cc's
+// nvlsEfficiency from 2.28, the first version that states it): 0.85 Hopper, 0.74 Blackwell.
+double nccl_nvls_efficiency(int compute_capability);
+
+// NCCL's model's NVLS latency for VERSION, seconds: what the simulation spends once per call.
+double nccl_nvls_latency_s(const NcclVersion& version);
+
+// What the rank program's NVLS takes (--nccl-nvls), where ALGORITHM runs it on PLACEMENT under MODEL:
+// nccl_nvls always (one node), nccl where NCCL would enable NVLS. nullopt otherwise. Such runs need an
+// engine that charges messages by the switch's traffic (s4u, maestro): auto takes maestro.
+struct NcclNvlsRun {
+  double efficiency = 1;
+  double latency_s = 0;
+};
+std::optional<NcclNvlsRun> nccl_nvls_run_of(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
+
+}  // namespace ringsim
