@@ -60,7 +60,8 @@ PlacementAnalysis analyze_placement(const Platform& platform, const ModelSetting
   for (auto bytes : request.sizes) analysis.predicted.push_back({bytes, predicted_ring_time(analysis.ring, bytes, gpu_speed)});
   if (model.nccl && platform.topology) {
     ModelSettings with_facts = model;
-    with_facts.nccl_facts = nccl_topology_facts(model.shape(*platform.topology));
+    with_facts.adopt_topology_gpus(*platform.topology);
+    with_facts.nccl_facts = nccl_topology_facts(with_facts.shape(*platform.topology));
     analysis.nccl = nccl_case_of(with_facts, placement);
     if (analysis.nccl && analysis.nccl->nodes > 1)
       analysis.nccl_rails = nccl_rail_use(*with_facts.nccl_facts, placement, analysis.nccl->channels);

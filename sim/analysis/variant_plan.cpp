@@ -15,10 +15,11 @@ VariantPlan plan_variant(const Scenario& scenario, const Platform& platform, con
     plan.scenario = with_optimized_orders(scenario, platform);
     return plan;
   }
-  plan.shaped = scenario.model.shape(*platform.topology);
   Scenario with_facts = scenario;
+  with_facts.model.adopt_topology_gpus(*platform.topology);
+  plan.shaped = with_facts.model.shape(*platform.topology);
   with_facts.model.nccl_facts = nccl_topology_facts(*plan.shaped);  // nccl_ring's defaults and protocol choice
-  const PlatformModel model = scenario.model.platform_model();
+  const PlatformModel model = with_facts.model.platform_model();
   plan.routes = routes_under_model(*plan.shaped, model, where);
   // The cost models read the links alone; without a stack or background they are the same routes.
   const bool links_alone = !model.process_stack && !model.nic_half_duplex && model.background.empty();

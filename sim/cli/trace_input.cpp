@@ -1,6 +1,7 @@
 #include "trace_input.h"
 
 #include "../analysis/nccl_choice.h"
+#include "../platform/gpu_generation.h"
 #include "../common/input_error.h"
 
 #include <algorithm>
@@ -83,6 +84,7 @@ void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
     return;
   }
   nccl.compute_capability = *generations.begin();
+  nccl.compute_capability_given = true;  // the run's own GPUs: above a topology's gpu_model
   scenario.model.nccl = nccl;
   fmt::print("# GPUs from the trace's header: {} (NCCL's model as compute capability {}; set the model's "
              "nccl.compute_capability to override)\n", *names.begin(), nccl.compute_capability);

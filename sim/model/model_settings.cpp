@@ -69,6 +69,20 @@ nlohmann::json ModelSettings::to_json() const {
   return json;
 }
 
+void ModelSettings::adopt_topology_gpus(const Topology& topology) {
+  NcclSettings settings = effective_nccl();
+  if (settings.compute_capability_given) return;
+  int generation = 0;
+  for (const RackSpec& rack : topology.racks)
+    for (const NodeSpec& node : rack.nodes) {
+      if (node.gpu_compute_capability == 0 || (generation != 0 && node.gpu_compute_capability != generation)) return;
+      generation = node.gpu_compute_capability;
+    }
+  if (generation == 0 || generation == settings.compute_capability) return;
+  settings.compute_capability = generation;
+  nccl = settings;
+}
+
 Topology ModelSettings::shape(Topology topology) const {
   if (network == "NCCL") {
     topology = with_transport_payload_share(std::move(topology));

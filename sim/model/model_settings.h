@@ -72,6 +72,9 @@ struct ModelSettings {
   // TOPOLOGY with this model's changes to its links (nic_bandwidth, nic_latency, nic_efficiency,
   // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;
+  // NCCL's GPU generation from TOPOLOGY's "gpu_model" when every node names one generation and neither
+  // the scenario, a model file nor a trace's header has named one (nccl.compute_capability).
+  void adopt_topology_gpus(const Topology& topology);
 
   // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro"). WAKES_PER_SLICE:
   // the rank sleeps for simulated time at every message (nccl_ring's handshake), which SMPI's sleeps

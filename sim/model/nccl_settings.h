@@ -75,10 +75,7 @@ struct NcclTopologyFacts {
 // nullopt unless a version ringsim models (2.4 on).
 std::optional<NcclVersion> parse_nccl_version(std::string_view text);
 
-// The generation NCCL's model tells apart (compCapIndex: 70 for Volta and Turing, 80 for Ampere and
-// Ada, 90 for Hopper, 100 for Blackwell; 60 for Pascal) of a GPU named as nvidia-smi and nccl-tests
-// name it ("NVIDIA H100 80GB HBM3", "GeForce RTX 2080 Ti"); nullopt for a name ringsim does not know.
-std::optional<int> gpu_compute_capability(std::string_view device_name);
+// gpu_compute_capability: sim/platform/gpu_generation.h.
 
 // Whether PROTOCOL exists in VERSION: LL128 came with 2.5 (auto, LL and Simple are in every version).
 bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol);

@@ -54,6 +54,11 @@ struct NodeSpec {
   // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
   bool gdr = true;
   double gpu_speed_flops = 0;
+  // "gpu_model": the GPUs' name as nvidia-smi prints it ("H100", "A100-SXM4-40GB"), or empty. Its
+  // generation (NVIDIA compute capability, gpu_compute_capability) is NCCL's model's unless the
+  // scenario names one: NVLink's payload per link, LL128, NVLS.
+  std::string gpu_model;
+  int gpu_compute_capability = 0;  // of gpu_model; 0: not given
 };
 
 struct RackSpec {

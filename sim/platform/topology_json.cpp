@@ -1,6 +1,8 @@
 // Compact topology JSON -> Topology. Defaults live here and in the table of docs/topology-format.md.
 #include "topology.h"
 
+#include "gpu_generation.h"
+
 #include "../common/input_error.h"
 #include "../common/json_input.h"
 
@@ -273,6 +275,14 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
     group.fail("gdr", "staging through host memory crosses a GPU's PCIe link, which an nvlink node does not describe; "
                       "use \"gdr\": true, or describe the node as \"kind\": \"pcie\"");
   node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
+  if (auto model = group.optional_string("gpu_model")) {
+    const std::optional<int> capability = gpu_compute_capability(*model);
+    if (!capability)
+      group.fail("gpu_model", fmt::format("\"{}\" is no GPU generation ringsim knows; name it as nvidia-smi does, such as "
+                                          "\"V100\", \"A100\", \"H100\", \"B200\", \"RTX 2080 Ti\", \"L40S\"", *model));
+    node.gpu_model = *model;
+    node.gpu_compute_capability = *capability;
+  }
   group.finish();
   // "count": 3 expands "node" to node0..node2; without count the name is used as written.
   for (std::int64_t i = 0; i < count.value_or(1); ++i) {

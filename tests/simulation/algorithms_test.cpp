@@ -343,7 +343,7 @@ TEST_CASE("nccl on one H100 node runs NVLS where NCCL's model picks it, and nccl
   const std::string text = R"({"name": "pick", "topology": ")" RINGSIM_SOURCE_DIR
                            R"(/topologies/h100-10x8-rails.json", "placements": ["8"], "algorithms": ["nccl"],
                               "sizes": ["64KiB", "64MiB"], "iterations": 1, "warmup": 0,
-                              "model": {"nccl": {"version": "2.29", "compute_capability": 90}}})";
+                              "model": {"nccl": {"version": "2.29"}}})";  // Hopper: the topology's gpu_model
   const auto results = run_scenario(dir, text);
   std::vector<std::string> ran;
   for (const auto& row : results.at("results")) ran.push_back(row.at("nccl_ran").get<std::string>());

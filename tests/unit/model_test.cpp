@@ -1,4 +1,6 @@
 #include "../../sim/model/model_settings.h"
+#include "../../sim/platform/gpu_generation.h"
+#include "../../sim/platform/topology.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
@@ -165,4 +167,23 @@ TEST_CASE("model: a process stack as the results JSON records it reads back (rin
   CHECK(read.process_stack->nic_ratio == 2);
   CHECK_FALSE(read.process_stack->shared);
   CHECK(read.process_stack->latency_s == doctest::Approx(5e-6));
+}
+
+TEST_CASE("a topology's gpu_model names NCCL's GPU generation unless the scenario, a model file or a trace does") {
+  Topology topology = load_topology(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json");
+  ModelSettings model;
+  model.adopt_topology_gpus(topology);
+  CHECK(model.effective_nccl().compute_capability == 90);
+  ModelSettings named;
+  NcclSettings ampere;
+  ampere.compute_capability = 80;
+  ampere.compute_capability_given = true;
+  named.nccl = ampere;
+  named.adopt_topology_gpus(topology);
+  CHECK(named.effective_nccl().compute_capability == 80);
+  // Nodes of two generations name none.
+  topology.racks[0].nodes[0].gpu_compute_capability = 80;
+  ModelSettings mixed;
+  mixed.adopt_topology_gpus(topology);
+  CHECK(mixed.effective_nccl().compute_capability == NcclSettings{}.compute_capability);
 }
