@@ -350,6 +350,25 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
   return facts;
 }
 
+namespace {
+
+// NVLS needs the NVSwitch's multicast: NVLink ports into a switch and Hopper or later GPUs
+// (transport/nvls.cc ncclNvlsInit, search.cc: no NVS node or compute capability below 90, no NVLS).
+bool nvls_hardware(const NcclSettings& settings, const NcclTopologyFacts& facts, bool version_has_it) {
+  return version_has_it && settings.compute_capability >= 90 && facts.nvlink && !facts.nodes.empty() &&
+         std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) { return node.port_bandwidth_Bps > 0; });
+}
+
+// The NVLS search's heads (GPUS per node) and their NVLink bandwidth each.
+void set_nvls(NcclCase& c, const NcclSettings& settings, const NcclTopologyFacts& facts, int gpus) {
+  const int links = facts.nvlink_links > 0 ? facts.nvlink_links : nvlink_links(facts.intra_bandwidth_Bps, settings.compute_capability);
+  const NcclIntraSearch nvls = nccl_nvls_search(settings.version, settings.compute_capability, links, gpus);
+  c.nvls_channels = nvls.channels;
+  c.nvls_channel_Bps = nvls.bandwidth_GBps * 1e9;
+}
+
+}  // namespace
+
 NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts, int ranks, int nodes) {
   NcclCase c;
   c.version = settings.version;
@@ -374,16 +393,7 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   }
   const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
   c.channels = settings.channels.value_or(std::min(doubled * c.search_channels, kNcclMaxChannels));
-  // NVLS needs the NVSwitch's multicast: NVLink ports into a switch, Hopper or later, one node, 2.17 on
-  // (transport/nvls.cc ncclNvlsInit, search.cc: no NVS node or compute capability below 90, no NVLS).
-  const bool nvswitch = facts.nvlink && !facts.nodes.empty() &&
-                        std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) { return node.port_bandwidth_Bps > 0; });
-  if (nvswitch && c.nodes == 1 && c.ranks >= 2 && settings.compute_capability >= 90 && settings.version.at_least(2, 17)) {
-    const int links = facts.nvlink_links > 0 ? facts.nvlink_links : nvlink_links(facts.intra_bandwidth_Bps, settings.compute_capability);
-    const NcclIntraSearch nvls = nccl_nvls_search(settings.version, settings.compute_capability, links, c.ranks);
-    c.nvls_channels = nvls.channels;
-    c.nvls_channel_Bps = nvls.bandwidth_GBps * 1e9;
-  }
+  if (c.nodes == 1 && c.ranks >= 2 && nvls_hardware(settings, facts, settings.version.at_least(2, 17))) set_nvls(c, settings, facts, c.ranks);
   return c;
 }
 
@@ -404,6 +414,16 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
     c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));
     const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels);
     c.channel_bandwidth_Bps = use.bus_bandwidth_Bps / search;
+    // NVLS trees pair each node's heads across nodes: as many ranks on every node, each beside a NIC
+    // of its own (the heads ringsim models; NCCL also runs them with fewer NICs than GPUs).
+    const int per_node = c.ranks / c.nodes;
+    const bool uniform = std::all_of(placement.ranks_per_node.begin(), placement.ranks_per_node.end(),
+                                     [&](int ranks) { return ranks == 0 || ranks == per_node; });
+    if (uniform && per_node >= 2 && c.nic_beside_gpu && search == per_node &&
+        nvls_hardware(settings, *model.nccl_facts, settings.version.at_least(2, 18))) {
+      set_nvls(c, settings, *model.nccl_facts, per_node);
+      c.nvls_inter_Bps = std::min(model.nccl_facts->nic_bandwidth_Bps, 2 * c.nvls_channel_Bps);
+    }
   }
   return c;
 }

@@ -63,11 +63,14 @@ struct NcclCase {
   int channels = 2;                 // what the communicator runs (comm->nChannels): twice the search's
   bool nvlink = false;              // intra-node hops are NVLink (else PCIe)
   bool nic_beside_gpu = false;      // every rank's GPU has a NIC on its own PCIe switch (NCCL's typeInter <= PXB)
-  // NVLS (NVLink SHARP) where NCCL would enable it: every rank on one NVSwitch node of Hopper or later
-  // GPUs, NCCL 2.17 on (nccl_nvls_costs.h). Its search's channels (one per GPU) and bandwidth each;
-  // 0 channels: no NVLS.
+  // NVLS (NVLink SHARP) where NCCL would enable it (nccl_nvls_costs.h): every rank on one NVSwitch node
+  // of Hopper or later GPUs, NCCL 2.17 on; across such nodes (NVLS trees, 2.18 on) as many ranks on
+  // each, each beside its own NIC. Its search's channels (one head per GPU), their NVLink bandwidth
+  // each, and across nodes their network bandwidth (bwInter: the NIC's, at most twice bwIntra, as the
+  // search's second pass raises it); 0 channels: no NVLS.
   int nvls_channels = 0;
   double nvls_channel_Bps = 0;
+  double nvls_inter_Bps = 0;
 };
 
 struct NcclPrediction {

@@ -9,6 +9,7 @@ namespace ringsim {
 
 std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm) {
   if (algorithm == NcclAlgorithmKind::nvls) return "NVLS";
+  if (algorithm == NcclAlgorithmKind::nvls_tree) return "NVLSTree";
   return algorithm == NcclAlgorithmKind::tree ? "Tree" : "Ring";
 }
 
@@ -31,14 +32,19 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
   if (!c.version.at_least(2, 5) || c.ranks <= 1) return ring;
   const NcclChoice tree{NcclAlgorithmKind::tree, nccl_tree_predict(c, requested, bytes)};
   const NcclChoice best = tree.prediction.time_s <= ring.prediction.time_s ? tree : ring;  // NCCL tries the tree first
-  // Then NVLS (Simple only), which must be strictly faster.
-  if (nccl_nvls_possible(c) && (requested == NcclProtocol::auto_choice || requested == NcclProtocol::simple))
+  // Then NVLS and its tree (Simple only), each of which must be strictly faster.
+  if (requested != NcclProtocol::auto_choice && requested != NcclProtocol::simple) return best;
+  if (nccl_nvls_possible(c))
     if (const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_time(c, bytes)}; nvls.prediction.time_s < best.prediction.time_s) return nvls;
+  if (nccl_nvls_tree_possible(c))
+    if (const NcclChoice tree{NcclAlgorithmKind::nvls_tree, nccl_nvls_tree_time(c, bytes)}; tree.prediction.time_s < best.prediction.time_s)
+      return tree;
   return best;
 }
 
 bool is_nccl_algorithm(std::string_view algorithm) {
-  return algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl_nvls" || algorithm == "nccl";
+  return algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl_nvls" || algorithm == "nccl_nvls_tree" ||
+         algorithm == "nccl";
 }
 
 std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
@@ -47,6 +53,7 @@ std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::
   const NcclProtocol requested = model.effective_nccl().protocol;
   const NcclAlgorithmKind kind = algorithm == "nccl_tree"   ? NcclAlgorithmKind::tree
                                  : algorithm == "nccl_nvls" ? NcclAlgorithmKind::nvls
+                                 : algorithm == "nccl_nvls_tree" ? NcclAlgorithmKind::nvls_tree
                                                             : NcclAlgorithmKind::ring;
   if (!c) {
     NcclChoice fallback{kind, {}};
@@ -56,8 +63,9 @@ std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::
   }
   if (algorithm == "nccl") return nccl_choose(*c, requested, bytes);
   if (kind == NcclAlgorithmKind::tree) return NcclChoice{kind, nccl_tree_predict(*c, requested, bytes)};
-  if (kind == NcclAlgorithmKind::nvls) {
-    if (nccl_nvls_possible(*c)) return NcclChoice{kind, nccl_nvls_time(*c, bytes)};
+  if (kind == NcclAlgorithmKind::nvls || kind == NcclAlgorithmKind::nvls_tree) {
+    if (kind == NcclAlgorithmKind::nvls && nccl_nvls_possible(*c)) return NcclChoice{kind, nccl_nvls_time(*c, bytes)};
+    if (kind == NcclAlgorithmKind::nvls_tree && nccl_nvls_tree_possible(*c)) return NcclChoice{kind, nccl_nvls_tree_time(*c, bytes)};
     NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
     unmodelled.prediction.time_s = -1;
     return unmodelled;
@@ -66,10 +74,11 @@ std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::
 }
 
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
-  // One node: NVLS is modelled (nccl_nvls). Across nodes NCCL 2.18 on may run NVLS trees.
-  if (c.nodes > 1 && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)
+  // NVLS on one node and NVLS trees with a NIC beside every rank are modelled (nccl_nvls, nccl_nvls_tree).
+  if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)
     return fmt::format("NCCL {}.{} on several Hopper NVLink nodes may run NVLS trees (NVLink SHARP inside nodes, a tree between "
-                       "them); ringsim models NVLS on one node only and simulates the ring or tree NCCL's model picks among those two",
+                       "them); ringsim models them with as many ranks on every node, each beside a NIC of its own, and here "
+                       "simulates the ring or tree NCCL's model picks among those two",
                        c.version.major, c.version.minor);
   return "";
 }

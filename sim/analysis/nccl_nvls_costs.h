@@ -7,6 +7,12 @@
 //   2.21-2.27  algbw = 5/6 x C x B,                                                     latency 25 us
 //   2.28 on    bus bandwidth = C x B x efficiency x (C - 1) / C x 2, algbw = that x N / (2(N - 1)),
 //              latency 25 us; efficiency 0.85 on Hopper, 0.74 on Blackwell (nvlsEfficiency).
+// Its NVLS tree over M nodes (2.18 on), with bwInter I per head and R ranks:
+//   2.18       algbw = C x (M <= 2 ? B : I) x 0.70 x M / (2(M - 1)), latency 23 + 2(M - 1) x 19 us
+//   2.19-2.27  algbw = 5/6 x C x min(B, M <= 2 ? I : I/2), latency 23 or 25 + 2 floor(log2 M) x 14 us
+//   2.28 on    bus bandwidth = C x min(B x efficiency x (C - 1)/C x 2, I x (M <= 2 ? 2 : 1), the
+//              per-channel cap perChMaxNVLSTreeBw), algbw = that x R / (2(R - 1)),
+//              latency 25 + 2 floor(log2 M) x 14 us (20.9 from 2.29).
 #pragma once
 
 #include "algorithm_costs.h"
@@ -17,11 +23,14 @@
 
 namespace ringsim {
 
-// Whether NCCL would enable NVLS for case C (NcclCase::nvls_channels).
-inline bool nccl_nvls_possible(const NcclCase& c) { return c.nvls_channels > 0; }
+// Whether NCCL would enable NVLS on one node, or NVLS trees across nodes, for case C (NcclCase::nvls_channels).
+inline bool nccl_nvls_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes == 1; }
+inline bool nccl_nvls_tree_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes > 1; }
 
-// NCCL's model of NVLS (Simple, its only protocol) at BYTES; requires nccl_nvls_possible(c).
+// NCCL's model of NVLS and of its NVLS tree (Simple, their only protocol) at BYTES; each requires
+// the case to allow it.
 NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes);
+NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes);
 
 // The share of a GPU's NVLink bandwidth NVLS's traffic gets, by GPU generation (tuning.cc's
 // nvlsEfficiency from 2.28, the first version that states it): 0.85 Hopper, 0.74 Blackwell.
@@ -31,7 +40,7 @@ double nccl_nvls_efficiency(int compute_capability);
 double nccl_nvls_latency_s(const NcclVersion& version);
 
 // What the rank program's NVLS takes (--nccl-nvls), where ALGORITHM runs it on PLACEMENT under MODEL:
-// nccl_nvls always (one node), nccl where NCCL would enable NVLS. nullopt otherwise. Such runs need an
+// nccl_nvls and nccl_nvls_tree always, nccl where NCCL would enable NVLS or its tree. nullopt otherwise. Such runs need an
 // engine that charges messages by the switch's traffic (s4u, maestro): auto takes maestro.
 struct NcclNvlsRun {
   double efficiency = 1;

@@ -88,6 +88,7 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   const std::string simulated = forced == "Ring"                  ? "nccl_ring"
                                 : forced == "Tree"                ? "nccl_tree"
                                 : forced == "NVLS" && one_node    ? "nccl_nvls"
+                                : forced == "NVLSTree"            ? "nccl_nvls_tree"
                                                                   : "";
   if (simulated.empty()) {
     fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}), an algorithm ringsim does not model\n", forced,

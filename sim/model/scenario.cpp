@@ -6,6 +6,7 @@
 #include "../rank/algorithm_catalog.h"
 
 #include <algorithm>
+#include <iterator>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -153,14 +154,22 @@ void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout)
       throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                         fmt::format("{} (topology {})", *misfit, scenario.topology.string()));
     const PlacementSpec& placement = scenario.placements[i];
-    const auto nodes = std::count_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(), [](int ranks) { return ranks > 0; });
-    if (nodes < 2) continue;
-    for (const std::string& algorithm : scenario.algorithms)
-      if (const AlgorithmInfo* info = find_algorithm_info(algorithm); info != nullptr && info->one_node)
+    std::vector<int> used;
+    std::copy_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(), std::back_inserter(used), [](int ranks) { return ranks > 0; });
+    const bool uneven = std::any_of(used.begin(), used.end(), [&](int ranks) { return ranks != used.front(); });
+    for (const std::string& algorithm : scenario.algorithms) {
+      const AlgorithmInfo* info = find_algorithm_info(algorithm);
+      if (info != nullptr && info->placements == AlgorithmInfo::Placements::one_node && used.size() > 1)
         throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                           fmt::format("{} runs on one node, and placement {} spans {} nodes: give it a placement of one node, "
-                                      "or use nccl, which picks NVLS only there",
-                                      algorithm, placement.label(), nodes));
+                                      "or use nccl_nvls_tree, or nccl, which picks NVLS only there",
+                                      algorithm, placement.label(), used.size()));
+      if (info != nullptr && info->placements == AlgorithmInfo::Placements::same_per_node && uneven)
+        throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
+                          fmt::format("{} needs as many ranks on every node, and placement {} has not: give it one such as 8-8, "
+                                      "or use nccl, which picks NVLS trees only there",
+                                      algorithm, placement.label()));
+    }
   }
 }
 

@@ -19,7 +19,10 @@ struct AlgorithmInfo {
   std::string_view summary;
   int servers = 0;                  // parameter_server variants: K, the number of servers
   std::uint64_t segment_bytes = 0;  // ring_pipelined variants: the segment size
-  bool one_node = false;            // runs on one node only (nccl_nvls: the NVSwitch is the node's)
+  // The placements it runs on: any; one node only (nccl_nvls: the NVSwitch is the node's); or as many
+  // ranks on every node (nccl_nvls_tree: each node's heads pair up across nodes).
+  enum class Placements { any, one_node, same_per_node };
+  Placements placements = Placements::any;
 };
 
 inline constexpr std::array kAlgorithmCatalog{
@@ -54,9 +57,13 @@ inline constexpr std::array kAlgorithmCatalog{
     AlgorithmInfo{.name = "nccl_nvls",
                   .summary = "NCCL's NVLS (NVLink SHARP) on one NVSwitch node of Hopper or later GPUs: the switch adds each shard "
                              "and multicasts the sum, so each GPU's NVLink carries (1 + 1/N) S each way",
-                  .one_node = true},
+                  .placements = AlgorithmInfo::Placements::one_node},
+    AlgorithmInfo{.name = "nccl_nvls_tree",
+                  .summary = "NCCL's NVLS tree across NVSwitch nodes: NVLS reduces each shard onto its head GPU, the heads add their "
+                             "nodes' sums up a double binary tree over the nodes and bring the total down, NVLS multicasts it",
+                  .placements = AlgorithmInfo::Placements::same_per_node},
     AlgorithmInfo{.name = "nccl",
-                  .summary = "what NCCL would run: per size the algorithm (ring, tree, or NVLS on one NVSwitch node) and protocol its tuning model picks"},
+                  .summary = "what NCCL would run: per size the algorithm (ring, tree, NVLS or NVLS tree on Hopper NVSwitch nodes) and protocol its tuning model picks"},
     AlgorithmInfo{.name = "mpi", .summary = "the MPI library's own MPI_Allreduce (SMPI: --cfg=smpi/allreduce); traffic unknown"},
 };
 

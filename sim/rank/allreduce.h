@@ -141,6 +141,7 @@ void hierarchical_allreduce(const float* input, float* output, std::size_t count
 void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_tree_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_nvls_tree_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void mpi_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 

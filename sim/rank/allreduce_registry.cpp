@@ -37,6 +37,7 @@ constexpr std::pair<std::string_view, AllreduceAlgorithm> kAllreduceTable[] = {
     {"nccl_ring", {&nccl_ring_allreduce, true, true}},
     {"nccl_tree", {&nccl_tree_allreduce, true, true}},
     {"nccl_nvls", {&nccl_nvls_allreduce, true, true}},
+    {"nccl_nvls_tree", {&nccl_nvls_tree_allreduce, true, true}},
     {"nccl", {&nccl_allreduce, true, true}},
     {"mpi", {&mpi_allreduce, false}},
 };

@@ -29,6 +29,9 @@ enum MessageTag : int {
   kNcclTreeChannelTag = 160,    // nccl_tree: + channel (up to 64), likewise
   kNvlsReduceTag = 230,         // nccl_nvls: copies of a shard to its owner (the switch's reduction)
   kNvlsGatherTag = 231,         // nccl_nvls: the owner's sum to every GPU (the switch's multicast)
+  kNvlsTreeUpTag = 232,         // nccl_nvls_tree: a node's sum of a shard to its parent node's head, + tree (0, 1)
+  kNvlsTreeDownTag = 234,       // nccl_nvls_tree: the shard's total to a child node's head, + tree: the two trees
+                                // progress apart, and two nodes may be parent and child in both
 };
 
 }  // namespace ringsim

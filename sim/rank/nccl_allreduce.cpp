@@ -1,6 +1,6 @@
 // "nccl": the algorithm NCCL would run at this size. The launcher evaluates NCCL's tuning model
 // (sim/analysis/nccl_choice.h) and passes the choice per size (--nccl-algorithms); the rank program
-// runs NCCL's ring, tree or NVLS with it.
+// runs NCCL's ring, tree, NVLS or NVLS tree with it.
 #include "allreduce.h"
 
 namespace ringsim {
@@ -8,6 +8,7 @@ namespace ringsim {
 void nccl_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
   if (ctx.nccl.algorithm == NcclAlgorithmKind::tree) nccl_tree_allreduce(input, output, count, ctx);
   else if (ctx.nccl.algorithm == NcclAlgorithmKind::nvls) nccl_nvls_allreduce(input, output, count, ctx);
+  else if (ctx.nccl.algorithm == NcclAlgorithmKind::nvls_tree) nccl_nvls_tree_allreduce(input, output, count, ctx);
   else nccl_ring_allreduce(input, output, count, ctx);
 }
 

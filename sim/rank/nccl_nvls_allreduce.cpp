@@ -17,6 +17,7 @@
 #include "allreduce.h"
 #include "engine_probes.h"
 #include "message_tags.h"
+#include "nvls_steps.h"
 
 #include <algorithm>
 #include <deque>
@@ -26,10 +27,7 @@
 namespace ringsim {
 namespace {
 
-constexpr std::size_t kChunkFloats = (128u << 10) / sizeof(float);  // NCCL's nvlsChunkSize per shard
-constexpr int kStepsInFlight = 4;
-
-// One step: N shards of at most kChunkFloats, one per rank, and the requests of its two phases.
+// One step: N shards of at most kNvlsChunkFloats, one per rank, and the requests of its two phases.
 class NvlsStep {
  public:
   NvlsStep(float* data, Piece range, AllreduceContext& ctx, float* slots, std::size_t slot_stride)
@@ -97,12 +95,12 @@ void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, A
   }
   if (ctx.nccl.nvls_latency_s > 0) sleep_simulated(ctx.nccl.nvls_latency_s);
 
-  const std::size_t step_floats = kChunkFloats * static_cast<std::size_t>(n);
+  const std::size_t step_floats = kNvlsChunkFloats * static_cast<std::size_t>(n);
   const std::size_t steps = (count + step_floats - 1) / step_floats;
-  const std::size_t in_flight = std::min<std::size_t>(kStepsInFlight, std::max<std::size_t>(1, steps));
+  const std::size_t in_flight = std::min<std::size_t>(kNvlsStepsInFlight, std::max<std::size_t>(1, steps));
   // Received copies land in slots: (N - 1) shards per step in flight. With SMPI-shared buffers the
   // values mean nothing and every slot is the shared scratch, as in other algorithms.
-  const std::size_t shard_floats = std::min(kChunkFloats, (count + n - 1) / static_cast<std::size_t>(n));
+  const std::size_t shard_floats = std::min(kNvlsChunkFloats, (count + n - 1) / static_cast<std::size_t>(n));
   std::vector<float> slot_memory;
   float* slot_base = ctx.scratch;
   std::size_t slot_stride = 0, step_stride = 0;

@@ -9,7 +9,7 @@ namespace ringsim {
 enum class NcclWire { ll, ll128, simple };
 
 // The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
-enum class NcclAlgorithmKind { ring, tree, nvls };
+enum class NcclAlgorithmKind { ring, tree, nvls, nvls_tree };
 
 struct NcclRankSettings {
   int channels = 2;

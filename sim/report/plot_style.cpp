@@ -17,7 +17,7 @@ using nlohmann::json;
 // parameter servers in reds and oranges, so that families read together.
 constexpr std::array kCatalogColours{"#1f77b4", "#17becf", "#0e6e7a", "#6b6ecf", "#d62728", "#ff7f0e", "#e377c2",
                                      "#8c564b", "#bcbd22", "#9467bd", "#2ca02c", "#637939", "#7b4173", "#ce6dbd",
-                                     "#843c39", "#de9ed6", "#393b79"};
+                                     "#843c39", "#e7969c", "#de9ed6", "#393b79"};
 static_assert(kCatalogColours.size() == kAlgorithmCatalog.size(), "one colour per catalogued algorithm");
 constexpr std::array kOtherColours{"#a55194", "#8ca252", "#bd9e39", "#5254a3", "#ad494a"};
 

@@ -20,17 +20,17 @@ namespace {
 
 constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
 
-// The catalog's algorithms that run on several nodes (all but nccl_nvls), with the MPI library's own or not.
+// The catalog's algorithms that run on any placement (all but nccl_nvls and nccl_nvls_tree), with the MPI library's own or not.
 std::string algorithm_list(bool with_library) {
   std::string list;
   for (const auto& info : ringsim::kAlgorithmCatalog)
-    if ((with_library || info.name != "mpi") && !info.one_node) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
+    if ((with_library || info.name != "mpi") && info.placements == ringsim::AlgorithmInfo::Placements::any) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
   return "[" + list + "]";
 }
 
 std::size_t multi_node_algorithms() {
   return static_cast<std::size_t>(std::count_if(ringsim::kAlgorithmCatalog.begin(), ringsim::kAlgorithmCatalog.end(),
-                                                [](const auto& info) { return !info.one_node; }));
+                                                [](const auto& info) { return info.placements == ringsim::AlgorithmInfo::Placements::any; }));
 }
 
 std::string scenario(const std::string& topology, const std::string& placements, const std::string& algorithms,
@@ -126,7 +126,7 @@ TEST_CASE("ideal model: every algorithm is within 3 percent of its closed form a
       dir, scenario(topology.string(), placements, algorithm_list(false), R"(["64MiB"])", kIdealModel, 0));
   for (const auto& info : ringsim::kAlgorithmCatalog) {
     // NCCL's tree model carries NCCL's empirical efficiency and size corrections: its own test below.
-    if (info.name == "mpi" || info.name == "nccl_tree" || info.name == "nccl" || info.one_node) continue;
+    if (info.name == "mpi" || info.name == "nccl_tree" || info.name == "nccl" || info.placements != ringsim::AlgorithmInfo::Placements::any) continue;
     for (int n : {8, 16}) {
       const auto& row = row_for(results, std::string(info.name), n);
       CAPTURE(row.dump());
@@ -353,6 +353,43 @@ TEST_CASE("nccl on one H100 node runs NVLS where NCCL's model picks it, and nccl
   const auto refused = run_ringsim("run " + two.string(), dir.path());
   CHECK(refused.exit_code == 2);
   CHECK_MESSAGE(refused.err.find("nccl_nvls runs on one node, and placement 4-4 block spans 2 nodes") != std::string::npos, refused.err);
+}
+
+TEST_CASE("nccl_nvls_tree sums exactly on 1 to 5 nodes of 1 to 4 ranks, and refuses uneven placements") {
+  TempDir dir;
+  auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string placements = R"(["1-1", "2-2", "3-3", "2-2-2", "1-1-1-1-1", "4-4-4-4", "3-3-3-3-3", "4"])";
+  // 262148 floats on 2 ranks per node: 4 steps of 2 x 128 KiB and a short fifth, both trees.
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
+  REQUIRE(results.at("results").size() == 8 * 4);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+  const auto uneven = dir.write("uneven.json", scenario(topology.string(), R"(["4-3"])", R"(["nccl_nvls_tree"])", "[4]", "{}", 0));
+  const auto refused = run_ringsim("run " + uneven.string(), dir.path());
+  CHECK(refused.exit_code == 2);
+  CHECK_MESSAGE(refused.err.find("nccl_nvls_tree needs as many ranks on every node, and placement 4-3 block has not") != std::string::npos,
+                refused.err);
+}
+
+TEST_CASE("nccl_nvls_tree on two H100 nodes: NVLink's (1 + 1/N) S binds, NCCL's model within 10 percent, and nccl picks it") {
+  // Two nodes of 8 H100, a 400 Gb/s NIC beside each GPU, NCCL 2.20: each head's NIC carries its shard
+  // once each way (the two trees' roots and leaves swap), an eighth of S; NVLink carries (1 + 1/8) S at
+  // 0.85 of 370.8 GB/s: algbw 280 GB/s, busbw 525 at most. NCCL 2.20's model: 5/6 x 8 x min(40, 48) =
+  // 267 GB/s, 4078 us at 1 GiB. The public two-node p5 run (NCCL 2.20) measures busbw 488.
+  TempDir dir;
+  const std::string text = R"({"name": "p5", "topology": ")" RINGSIM_SOURCE_DIR
+                           R"(/topologies/h100-10x8-rails.json", "placements": ["8-8"], "algorithms": ["nccl_nvls_tree", "nccl"],
+                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {"version": "2.20"}}})";
+  const auto results = run_scenario(dir, text);
+  const auto& tree = row_for(results, "nccl_nvls_tree", 16);
+  CAPTURE(tree.dump());
+  CHECK(tree.at("closed_form_s").get<double>() == doctest::Approx((23 + 2 * 14) * 1e-6 + (1u << 30) / (5.0 / 6 * 8 * 40e9)).epsilon(1e-3));
+  CHECK(tree.at("time_s").get<double>() == doctest::Approx(tree.at("closed_form_s").get<double>()).epsilon(0.10));
+  CHECK(tree.at("busbw_GBps").get<double>() < 370.8 * 0.85 * 8 / 9 * 30 / 16);
+  CHECK(row_for(results, "nccl", 16).at("nccl_ran") == "NVLSTree/Simple");
 }
 
 TEST_CASE("model made for NCCL: nccl_tree's LL chunk pays NCCL's tree network hop less its ring's at each hop to another node") {

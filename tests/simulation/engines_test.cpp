@@ -25,14 +25,14 @@ constexpr const char* kEightByEight =
 std::string algorithms_but_library() {
   std::string list;
   for (const auto& info : ringsim::kAlgorithmCatalog)
-    if (info.name != "mpi" && !info.one_node) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
+    if (info.name != "mpi" && info.placements == ringsim::AlgorithmInfo::Placements::any) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
   return "[" + list + "]";
 }
 
 // How many algorithms_but_library lists.
 std::size_t algorithms_but_library_count() {
   return static_cast<std::size_t>(std::count_if(ringsim::kAlgorithmCatalog.begin(), ringsim::kAlgorithmCatalog.end(),
-                                                [](const auto& info) { return info.name != "mpi" && !info.one_node; }));
+                                                [](const auto& info) { return info.name != "mpi" && info.placements == ringsim::AlgorithmInfo::Placements::any; }));
 }
 
 // Runs the scenario on ENGINE (MODEL_KEYS: more "model" keys, possibly empty) and returns its results JSON.

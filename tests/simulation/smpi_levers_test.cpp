@@ -20,13 +20,13 @@ namespace {
 std::string all_algorithms() {
   std::string list;
   for (const auto& info : ringsim::kAlgorithmCatalog)
-    if (!info.one_node) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
+    if (info.placements == ringsim::AlgorithmInfo::Placements::any) list += (list.empty() ? "\"" : ", \"") + std::string(info.name) + "\"";
   return "[" + list + "]";
 }
 
 std::size_t all_algorithms_count() {
   return static_cast<std::size_t>(std::count_if(ringsim::kAlgorithmCatalog.begin(), ringsim::kAlgorithmCatalog.end(),
-                                                [](const auto& info) { return !info.one_node; }));
+                                                [](const auto& info) { return info.placements == ringsim::AlgorithmInfo::Placements::any; }));
 }
 
 // A stand-in smpirun that appends its arguments (one line per case) to DIR/commands.txt.

@@ -267,3 +267,33 @@ TEST_CASE("nccl picks NVLS on one H100 node from about 1 MiB (2.29: Ring/LL's 15
   a100.nvls_channels = 0;
   CHECK(pick(a100, 1u << 30) == "Ring/Simple");
 }
+
+TEST_CASE("NCCL's NVLS tree model per era on two and four H100 nodes of 8, 400 Gb/s NIC per GPU, 1 GiB") {
+  NcclCase c = h100_node(2, 20);
+  c.nodes = 2;
+  c.ranks = 16;
+  c.nvls_inter_Bps = 50e9;
+  const double bytes = 1u << 30;
+  // 2.19-2.27: 5/6 x 8 x min(40, 50) = 266.7 GB/s; 23 us + 2 x 1 x 14 us.
+  CHECK(nccl_nvls_tree_time(c, 1u << 30).time_s * 1e6 == doctest::Approx(23 + 28 + bytes / (5.0 / 6 * 320e3)).epsilon(1e-6));
+  // Four nodes: the network's half, min(40, 25) = 25; 2 x 2 hops.
+  c.nodes = 4;
+  c.ranks = 32;
+  CHECK(nccl_nvls_tree_time(c, 1u << 30).algbw_Bps == doctest::Approx(5.0 / 6 * 8 * 25e9));
+  CHECK(nccl_nvls_tree_time(c, 1u << 30).latency_s * 1e6 == doctest::Approx(23 + 4 * 14));
+  // 2.29 on two nodes: per channel min(40 x 0.85 x 7/8 x 2 = 59.5, 50 x 2, Hopper's two-node cap 57.7) = 57.7,
+  // x 8 channels, x 16/30 for algbw; 25 + 2 x 20.9 us.
+  NcclCase d = h100_node(2, 29);
+  d.nodes = 2;
+  d.ranks = 16;
+  d.nvls_inter_Bps = 50e9;
+  CHECK(nccl_nvls_tree_time(d, 1u << 30).algbw_Bps == doctest::Approx(8 * 57.7e9 * 16 / 30));
+  CHECK(nccl_nvls_tree_time(d, 1u << 30).latency_s * 1e6 == doctest::Approx(25 + 2 * 20.9));
+  // 2.18: 0.70 x 8 x 40 (two nodes: bwIntra) x 2 / 2 = 224 GB/s; 23 + 2 x 19 us.
+  NcclCase e = h100_node(2, 18);
+  e.nodes = 2;
+  e.ranks = 16;
+  e.nvls_inter_Bps = 50e9;
+  CHECK(nccl_nvls_tree_time(e, 1u << 30).algbw_Bps == doctest::Approx(224e9));
+  CHECK(nccl_nvls_tree_time(e, 1u << 30).latency_s * 1e6 == doctest::Approx(23 + 38));
+}

@@ -37,7 +37,7 @@ TEST_CASE("scenario errors name the file and the JSON path") {
   check_error(R"(, "algorithms": ["tree"])",
               "/algorithms/0: unknown algorithm \"tree\"; known: ring, ring_pipelined, ring_pipelined_64KiB, "
               "ring_bidir, parameter_server, parameter_server_2, parameter_server_4, parameter_server_all, "
-              "reduce_bcast, recursive_doubling, rabenseifner, hierarchical, nccl_ring, nccl_tree, nccl_nvls, nccl, mpi");
+              "reduce_bcast, recursive_doubling, rabenseifner, hierarchical, nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree, nccl, mpi");
   check_error(R"(, "iterations": 0)", "/iterations: expected an integer from 1 to 100000, found 0");
   check_error(R"(, "model": {"network": "ns3"})",
               "/model/network: unknown network model \"ns3\"; expected one of SMPI, CM02, LV08, IB, NCCL");
