@@ -1,7 +1,7 @@
 // What NCCL runs at one size: ncclTopoGetAlgoTime over every enabled algorithm and protocol, the
 // fastest taken (src/enqueue.cc getAlgoInfo / topoGetAlgoInfo; ties to the tree, which NCCL tries
-// first). Ring, tree and NVLS on one NVSwitch node are modelled; NVLS trees across nodes and CollNet
-// (a SHARP network plugin) are only named (nccl_unmodelled_algorithms).
+// first). Ring, tree, NVLS on one NVSwitch node and NVLS trees on two such nodes are modelled; deeper
+// NVLS trees and CollNet (a SHARP network plugin) are only named (nccl_unmodelled_algorithms).
 #pragma once
 
 #include "algorithm_costs.h"
@@ -19,7 +19,7 @@ struct NcclChoice {
   NcclPrediction prediction;
 };
 
-std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree", "NVLS"
+std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree", "NVLS", "NVLSTree"
 
 // "Tree/LL", "Ring/Simple": what ran, for tables.
 std::string nccl_choice_text(const NcclChoice& choice);
@@ -27,20 +27,20 @@ std::string nccl_choice_text(const NcclChoice& choice);
 // The fastest of NCCL's tree under REQUESTED (auto_choice: every enabled protocol).
 NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
 
-// NCCL's pick among ring, tree and NVLS (where nccl_nvls_possible) under REQUESTED. NCCL 2.4 chose by thresholds, not this model:
+// NCCL's pick among ring, tree, NVLS and NVLS trees (nccl_nvls_costs.h) under REQUESTED. NCCL 2.4 chose by thresholds, not this model:
 // it is taken as ring only.
 NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
 
-// What ALGORITHM ("nccl_ring", "nccl_tree", "nccl_nvls" or "nccl") runs at BYTES under MODEL's "nccl" settings;
+// What ALGORITHM ("nccl_ring", "nccl_tree", "nccl_nvls", "nccl_nvls_tree" or "nccl") runs at BYTES under MODEL's "nccl" settings;
 // nullopt for other algorithms. Without an NCCL case (a SimGrid XML platform): Simple, ring for "nccl".
 std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
                                          std::string_view algorithm, std::uint64_t bytes);
 
-// Whether ALGORITHM is one of NCCL's (nccl_ring, nccl_tree, nccl_nvls, nccl).
+// Whether ALGORITHM is one of NCCL's (nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree, nccl).
 bool is_nccl_algorithm(std::string_view algorithm);
 
-// A sentence naming what NCCL may run here that ringsim does not model (NVLS trees across Hopper
-// NVLink nodes from 2.18), or empty.
+// A sentence naming what NCCL may run here that nccl does not simulate (NVLS trees across more than two
+// Hopper NVLink nodes, or with fewer NICs than ranks, from 2.18), or empty.
 std::string nccl_unmodelled_algorithms(const NcclCase& c);
 
 }  // namespace ringsim

@@ -45,8 +45,8 @@ double nccl_nvls_efficiency(int compute_capability);
 double nccl_nvls_latency_s(const NcclVersion& version);
 
 // What the rank program's NVLS takes (--nccl-nvls), where ALGORITHM runs it on PLACEMENT under MODEL:
-// nccl_nvls and nccl_nvls_tree always, nccl where NCCL would enable NVLS or its tree. nullopt otherwise. Such runs need an
-// engine that charges messages by the switch's traffic (s4u, maestro): auto takes maestro.
+// nccl_nvls and nccl_nvls_tree always, nccl where it may run NVLS or its tree. nullopt otherwise. Such
+// runs need an engine that charges messages by the switch's traffic (s4u, maestro): auto takes maestro.
 struct NcclNvlsRun {
   double efficiency = 1;
   double latency_s = 0;
