@@ -382,8 +382,14 @@ TEST_CASE("nccl_nvls_tree on two H100 nodes: NVLink's (1 + 1/N) S binds, NCCL's 
   TempDir dir;
   const std::string text = R"({"name": "p5", "topology": ")" RINGSIM_SOURCE_DIR
                            R"(/topologies/h100-10x8-rails.json", "placements": ["8-8"], "algorithms": ["nccl_nvls_tree", "nccl"],
-                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {"version": "2.20"}}})";
+                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {"version": "2.20"}},
+                              "variants": [{"name": "maestro", "model": {"engine": "maestro"}},
+                                           {"name": "s4u", "model": {"engine": "s4u"}}]})";
   const auto results = run_scenario(dir, text);
+  std::map<std::string, double> time_s;
+  for (const auto& row : results.at("results"))
+    time_s[row.at("variant").get<std::string>() + " " + row.at("algorithm").get<std::string>()] = row.at("time_s").get<double>();
+  CHECK(time_s["s4u nccl_nvls_tree"] == doctest::Approx(time_s["maestro nccl_nvls_tree"]).epsilon(0.01));
   const auto& tree = row_for(results, "nccl_nvls_tree", 16);
   CAPTURE(tree.dump());
   CHECK(tree.at("closed_form_s").get<double>() == doctest::Approx((23 + 2 * 14) * 1e-6 + (1u << 30) / (5.0 / 6 * 8 * 40e9)).epsilon(1e-3));
