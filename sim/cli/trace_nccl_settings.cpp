@@ -80,8 +80,8 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
     return;
   }
   const std::string& forced = *facts->algorithm;
-  // NCCL's ring, tree and NVLS on one node are simulated; NVLS over several nodes (with CollNet), an
-  // NVLS tree or CollNet is named as not modelled.
+  // NCCL's ring, tree, NVLS on one node and NVLS trees are simulated; NVLS over several nodes (which
+  // needs CollNet) and CollNet are named as not modelled.
   const bool one_node = std::all_of(input.grouped.cases.begin(), input.grouped.cases.end(), [](const MeasuredCase& measured) {
     return std::count_if(measured.placement.ranks_per_node.begin(), measured.placement.ranks_per_node.end(), [](int ranks) { return ranks > 0; }) <= 1;
   });
