@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <cstdio>
 #include <vector>
 
 namespace ringsim {
@@ -86,14 +85,7 @@ void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, A
   ctx.kernels.copy(output, input, count);
   if (ctx.size == 1) return;
   const int n = ctx.size;
-  const double efficiency = ctx.nccl.nvls_efficiency > 0 ? ctx.nccl.nvls_efficiency : 1.0;
-  const bool simulated = simulated_clock_s().has_value();
-  // Under a real MPI the messages are what they are; a simulator must charge the switch's traffic.
-  if (!scale_sends((n + 1.0) / (2.0 * (n - 1) * efficiency)) && simulated) {
-    if (ctx.rank == 0) std::fprintf(stderr, "ringsim-rank: nccl_nvls needs the s4u or maestro engine: SMPI cannot charge a message other than its size\n");
-    MPI_Abort(ctx.comm, 2);
-  }
-  if (ctx.nccl.nvls_latency_s > 0) sleep_simulated(ctx.nccl.nvls_latency_s);
+  start_nvls_call("nccl_nvls", n, ctx);
 
   const std::size_t step_floats = kNvlsChunkFloats * static_cast<std::size_t>(n);
   const std::size_t steps = (count + step_floats - 1) / step_floats;

@@ -18,6 +18,7 @@
 #include "message_tags.h"
 #include "nvls_steps.h"
 #include "nccl_trees.h"
+#include "rank_nodes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -39,14 +40,7 @@ struct NvlsLayout {
 
 NvlsLayout layout_of(const AllreduceContext& ctx) {
   NvlsLayout layout;
-  std::vector<int> node_ids;  // in order of first rank
-  std::vector<std::vector<int>> members;
-  for (int r = 0; r < ctx.size; ++r) {
-    const int id = ctx.node_of_rank.empty() ? r : ctx.node_of_rank[static_cast<std::size_t>(r)];
-    auto at = std::find(node_ids.begin(), node_ids.end(), id);
-    if (at == node_ids.end()) node_ids.push_back(id), members.emplace_back();
-    members[static_cast<std::size_t>(std::find(node_ids.begin(), node_ids.end(), id) - node_ids.begin())].push_back(r);
-  }
+  const std::vector<std::vector<int>> members = ranks_of_nodes(ctx.size, ctx.node_of_rank);
   for (std::size_t k = 0; k < members.size(); ++k) {
     layout.uniform = layout.uniform && members[k].size() == members[0].size();
     const auto mine = std::find(members[k].begin(), members[k].end(), ctx.rank);
@@ -67,8 +61,7 @@ class NvlsTreeRun {
       : out_(output), count_(count), ctx_(ctx), layout_(layout), g_(static_cast<int>(layout.local.size())),
         step_floats_(kNvlsChunkFloats * static_cast<std::size_t>(g_)), steps_((count + step_floats_ - 1) / step_floats_),
         in_flight_(std::min<std::size_t>(kNvlsTreeStepsInFlight, steps_)), window_(in_flight_), down_done_(steps_, 0) {
-    const double efficiency = ctx.nccl.nvls_efficiency > 0 ? ctx.nccl.nvls_efficiency : 1.0;
-    intra_scale_ = g_ > 1 ? (g_ + 1.0) / (2.0 * (g_ - 1) * efficiency) : 1.0;
+    intra_scale_ = nvls_wire_per_byte(g_, ctx.nccl);
     for (int t = 0; t < 2; ++t) trees_[t] = nccl_double_tree(static_cast<int>(layout.heads.size()), layout.node, t);
     // Received copies and partial sums land in slots; with SMPI-shared buffers every slot is the scratch.
     const std::size_t shard_floats = std::min(kNvlsChunkFloats, (count + g_ - 1) / static_cast<std::size_t>(g_));
@@ -79,9 +72,6 @@ class NvlsTreeRun {
       slot_stride_ = shard_floats;
     }
   }
-
-  // Whether the engine charges the node's messages as NVLS puts them on NVLink (or no simulator runs).
-  bool can_charge() { return g_ == 1 || scale_sends(intra_scale_) || !simulated_clock_s().has_value(); }
 
   // The reduction up and the broadcast down progress independently, and so do the two trees, as
   // NCCL's reduce and broadcast warps of its channels do: each takes its next step as soon as its
@@ -254,11 +244,7 @@ void nccl_nvls_tree_allreduce(const float* input, float* output, std::size_t cou
     MPI_Abort(ctx.comm, 2);
   }
   NvlsTreeRun run(output, count, ctx, layout);
-  if (!run.can_charge()) {
-    if (ctx.rank == 0) std::fprintf(stderr, "ringsim-rank: nccl_nvls_tree needs the s4u or maestro engine: SMPI cannot charge a message other than its size\n");
-    MPI_Abort(ctx.comm, 2);
-  }
-  if (ctx.nccl.nvls_latency_s > 0) sleep_simulated(ctx.nccl.nvls_latency_s);
+  start_nvls_call("nccl_nvls_tree", static_cast<int>(layout.local.size()), ctx);
   run.run();
 }
 

@@ -1,5 +1,7 @@
 #include "nccl_trees.h"
 
+#include "rank_nodes.h"
+
 #include <algorithm>
 
 namespace ringsim {
@@ -42,18 +44,7 @@ NodeTreeLinks nccl_double_tree(int nodes, int node, int tree) {
 
 std::vector<RankTreeLinks> nccl_tree_links(int size, const std::vector<int>& node_of_rank, int tree) {
   // The chains: nodes in order of their first rank, each with its ranks in rank order.
-  std::vector<int> node_ids;
-  std::vector<std::vector<int>> chains;
-  for (int rank = 0; rank < size; ++rank) {
-    const int id = node_of_rank.empty() ? rank : node_of_rank[static_cast<std::size_t>(rank)];
-    auto it = std::find(node_ids.begin(), node_ids.end(), id);
-    if (it == node_ids.end()) {
-      node_ids.push_back(id);
-      chains.emplace_back();
-      it = node_ids.end() - 1;
-    }
-    chains[static_cast<std::size_t>(it - node_ids.begin())].push_back(rank);
-  }
+  const std::vector<std::vector<int>> chains = ranks_of_nodes(size, node_of_rank);
   const int nodes = static_cast<int>(chains.size());
   std::vector<RankTreeLinks> links(static_cast<std::size_t>(size));
   // The chain's head talks to the parent node; the GPU after it (the head on a one-GPU node) to the children.

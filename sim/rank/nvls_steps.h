@@ -1,8 +1,13 @@
-// How nccl_nvls and nccl_nvls_tree cut the buffer: steps of one NCCL nvlsChunkSize (128 KiB) per
-// shard, a few in flight, as NCCL's NVLS channels keep the switch busy.
+// What nccl_nvls and nccl_nvls_tree share: how they cut the buffer (steps of one NCCL nvlsChunkSize,
+// 128 KiB, per shard, a few in flight, as NCCL's NVLS channels keep the switch busy), what a message
+// inside a node weighs on NVLink, and how a call starts.
 #pragma once
 
+#include "allreduce.h"
+#include "engine_probes.h"
+
 #include <cstddef>
+#include <cstdio>
 
 namespace ringsim {
 
@@ -10,5 +15,25 @@ inline constexpr std::size_t kNvlsChunkFloats = (128u << 10) / sizeof(float);
 inline constexpr int kNvlsStepsInFlight = 4;
 // Across nodes a step waits for its round trip up and down the tree: more steps keep the links busy.
 inline constexpr int kNvlsTreeStepsInFlight = 16;
+
+// Bytes on NVLink per byte of a message between two of a node's GPUS ranks: 2(G-1) messages of a shard
+// per port and direction stand for the G + 1 shards NVLS puts there, at NCCL's NVLS efficiency.
+inline double nvls_wire_per_byte(int gpus, const NcclRankSettings& nccl) {
+  const double efficiency = nccl.nvls_efficiency > 0 ? nccl.nvls_efficiency : 1.0;
+  return gpus > 1 ? (gpus + 1.0) / (2.0 * (gpus - 1) * efficiency) : 1.0;
+}
+
+// Charges the calling rank's sends as messages inside a node of GPUS ranks from now on (none to charge
+// with one) and spends NCCL's NVLS latency (the multicast barrier). Under a real MPI the messages are
+// what they are; a simulator whose engine cannot charge them (SMPI) stops the run with one line naming
+// ALGORITHM.
+inline void start_nvls_call(const char* algorithm, int gpus, AllreduceContext& ctx) {
+  if (gpus > 1 && !scale_sends(nvls_wire_per_byte(gpus, ctx.nccl)) && simulated_clock_s().has_value()) {
+    if (ctx.rank == 0)
+      std::fprintf(stderr, "ringsim-rank: %s needs the s4u or maestro engine: SMPI cannot charge a message other than its size\n", algorithm);
+    MPI_Abort(ctx.comm, 2);
+  }
+  if (ctx.nccl.nvls_latency_s > 0) sleep_simulated(ctx.nccl.nvls_latency_s);
+}
 
 }  // namespace ringsim

@@ -1,5 +1,7 @@
 #include "rank_nodes.h"
 
+#include <algorithm>
+
 #include <charconv>
 
 namespace ringsim {
@@ -59,6 +61,22 @@ std::string parse_node_list(std::string_view text, std::size_t max_ranks, std::v
     for (int n = node; n <= last; ++n) node_of_rank.insert(node_of_rank.end(), static_cast<std::size_t>(count), n);
   }
   return "";
+}
+
+std::vector<std::vector<int>> ranks_of_nodes(int size, const std::vector<int>& node_of_rank) {
+  std::vector<int> node_ids;
+  std::vector<std::vector<int>> members;
+  for (int rank = 0; rank < size; ++rank) {
+    const int id = node_of_rank.empty() ? rank : node_of_rank[static_cast<std::size_t>(rank)];
+    const auto at = std::find(node_ids.begin(), node_ids.end(), id);
+    if (at == node_ids.end()) {
+      node_ids.push_back(id);
+      members.push_back({rank});
+    } else {
+      members[static_cast<std::size_t>(at - node_ids.begin())].push_back(rank);
+    }
+  }
+  return members;
 }
 
 }  // namespace ringsim

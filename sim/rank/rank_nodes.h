@@ -21,4 +21,8 @@ std::string node_list_text(const std::vector<int>& node_of_rank);
 // MAX_RANKS ranks are accepted (the communicator's size, so a bad COUNT cannot exhaust memory).
 std::string parse_node_list(std::string_view text, std::size_t max_ranks, std::vector<int>& node_of_rank);
 
+// The ranks of each node of SIZE ranks, nodes in order of their first rank, each node's ranks in rank
+// order. NODE_OF_RANK empty: one rank per node.
+std::vector<std::vector<int>> ranks_of_nodes(int size, const std::vector<int>& node_of_rank);
+
 }  // namespace ringsim
