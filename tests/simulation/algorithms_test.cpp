@@ -50,6 +50,16 @@ nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text
   return read_json(dir.path() / "r.json");
 }
 
+// Every one of the ROWS result rows has an exact sum (#wrong 0).
+void check_exact_sums(const nlohmann::json& results, std::size_t rows) {
+  REQUIRE(results.at("results").size() == rows);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+}
+
 const nlohmann::json& row_for(const nlohmann::json& results, const std::string& algorithm, int ranks) {
   for (const auto& row : results.at("results"))
     if (row.at("algorithm") == algorithm && row.at("ranks") == ranks) return row;
@@ -170,12 +180,7 @@ TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol with 3 chann
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
   const auto results = run_scenario(dir, text);
-  REQUIRE(results.at("results").size() == 17 * 4 * 3);
-  for (const auto& row : results.at("results")) {
-    CAPTURE(row.dump());
-    REQUIRE(row.at("wrong").is_number());
-    CHECK(row.at("wrong").get<long long>() == 0);
-  }
+  check_exact_sums(results, 17 * 4 * 3);
 }
 
 TEST_CASE("nccl_ring's traffic: the ring's 2(N-1)/N S per rank in Simple twice that in LL (its flags)") {
@@ -302,12 +307,7 @@ TEST_CASE("nccl_nvls sums exactly for N = 1..17 on one NVSwitch node, over sever
   placements += "]";
   // 262148 floats on 2 ranks: 4 steps of 2 x 128 KiB and a short fifth, more than the 4 in flight.
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
-  REQUIRE(results.at("results").size() == 17 * 4);
-  for (const auto& row : results.at("results")) {
-    CAPTURE(row.dump());
-    REQUIRE(row.at("wrong").is_number());
-    CHECK(row.at("wrong").get<long long>() == 0);
-  }
+  check_exact_sums(results, 17 * 4);
 }
 
 TEST_CASE("nccl_nvls on one H100 node: each port carries (1 + 1/N) S at NCCL's NVLS efficiency, NCCL 2.29's model within 2%") {
@@ -361,12 +361,7 @@ TEST_CASE("nccl_nvls_tree sums exactly on 1 to 5 nodes of 1 to 4 ranks, and refu
   const std::string placements = R"(["1-1", "2-2", "3-3", "2-2-2", "1-1-1-1-1", "4-4-4-4", "3-3-3-3-3", "4"])";
   // 262148 floats on 2 ranks per node: 4 steps of 2 x 128 KiB and a short fifth, both trees.
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
-  REQUIRE(results.at("results").size() == 8 * 4);
-  for (const auto& row : results.at("results")) {
-    CAPTURE(row.dump());
-    REQUIRE(row.at("wrong").is_number());
-    CHECK(row.at("wrong").get<long long>() == 0);
-  }
+  check_exact_sums(results, 8 * 4);
   const auto uneven = dir.write("uneven.json", scenario(topology.string(), R"(["4-3"])", R"(["nccl_nvls_tree"])", "[4]", "{}", 0));
   const auto refused = run_ringsim("run " + uneven.string(), dir.path());
   CHECK(refused.exit_code == 2);
@@ -518,12 +513,7 @@ TEST_CASE("nccl_tree sums exactly for N = 1..17 under each protocol with 1 and 3
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
   const auto results = run_scenario(dir, text);
-  REQUIRE(results.at("results").size() == 17 * 4 * 3);
-  for (const auto& row : results.at("results")) {
-    CAPTURE(row.dump());
-    REQUIRE(row.at("wrong").is_number());
-    CHECK(row.at("wrong").get<long long>() == 0);
-  }
+  check_exact_sums(results, 17 * 4 * 3);
 }
 
 TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receives it down, 14 S in all") {
