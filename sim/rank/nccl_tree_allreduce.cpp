@@ -18,6 +18,7 @@
 
 #include "allreduce.h"
 #include "message_tags.h"
+#include "nccl_channel_rings.h"
 #include "nccl_trees.h"
 #include "timed_parts.h"
 
@@ -272,14 +273,17 @@ void nccl_tree_allreduce(const float* input, float* output, std::size_t count, A
   const int nodes = ctx.node_of_rank.empty() ? ctx.size : static_cast<int>(distinct.size());
   const std::size_t chunk = tree_chunk_floats(ctx.nccl, count * sizeof(float), nccl_tree_depth(ctx.size, nodes));
   const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
-  const std::vector<RankTreeLinks> trees[2] = {nccl_tree_links(ctx.size, ctx.node_of_rank, 0),
-                                               nccl_tree_links(ctx.size, ctx.node_of_rank, 1)};
+  // Each channel's chains start beside its NIC, as its ring does, so the channels spread a node's
+  // network traffic over its NICs.
+  const std::vector<int> one_nic_per_node;
+  const std::vector<std::vector<int>> rings = nccl_channel_rings(
+      ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
   std::vector<TreeChannel> channels;
   channels.reserve(shares.size());
   for (std::size_t c = 0; c < shares.size(); ++c) {
     const int tree = nccl_tree_of_channel(static_cast<int>(c), static_cast<int>(shares.size()));
-    channels.emplace_back(output, count, shares[c], static_cast<int>(c), trees[tree][static_cast<std::size_t>(ctx.rank)],
-                          chunk, ctx);
+    const std::vector<RankTreeLinks> links = nccl_tree_links(ctx.size, ctx.node_of_rank, tree, rings[c]);
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), links[static_cast<std::size_t>(ctx.rank)], chunk, ctx);
   }
   // The channels' parts progress together, as NCCL's thread blocks (and their halves) do.
   std::vector<TreePart> parts;

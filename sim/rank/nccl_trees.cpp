@@ -42,9 +42,17 @@ NodeTreeLinks nccl_double_tree(int nodes, int node, int tree) {
   return links;
 }
 
-std::vector<RankTreeLinks> nccl_tree_links(int size, const std::vector<int>& node_of_rank, int tree) {
-  // The chains: nodes in order of their first rank, each with its ranks in rank order.
-  const std::vector<std::vector<int>> chains = ranks_of_nodes(size, node_of_rank);
+std::vector<RankTreeLinks> nccl_tree_links(int size, const std::vector<int>& node_of_rank, int tree,
+                                           const std::vector<int>& chain_order) {
+  // The chains: nodes in order of their first rank, each with its ranks in CHAIN_ORDER's order.
+  std::vector<std::vector<int>> chains = ranks_of_nodes(size, node_of_rank);
+  if (chain_order.size() == static_cast<std::size_t>(size)) {
+    std::vector<int> position(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) position[static_cast<std::size_t>(chain_order[static_cast<std::size_t>(i)])] = i;
+    for (std::vector<int>& chain : chains)
+      std::sort(chain.begin(), chain.end(),
+                [&](int a, int b) { return position[static_cast<std::size_t>(a)] < position[static_cast<std::size_t>(b)]; });
+  }
   const int nodes = static_cast<int>(chains.size());
   std::vector<RankTreeLinks> links(static_cast<std::size_t>(size));
   // The chain's head talks to the parent node; the GPU after it (the head on a one-GPU node) to the children.

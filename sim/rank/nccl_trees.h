@@ -34,9 +34,13 @@ struct RankTreeLinks {
 };
 
 // The links of every rank of SIZE ranks in tree TREE (0 or 1). NODE_OF_RANK: node index of every
-// rank (empty: one rank per node); nodes are taken in order of their first rank, each node's ranks
-// in rank order form its chain.
-std::vector<RankTreeLinks> nccl_tree_links(int size, const std::vector<int>& node_of_rank, int tree);
+// rank (empty: one rank per node); nodes are taken in order of their first rank. CHAIN_ORDER, a
+// permutation of the ranks, orders each node's chain (empty: rank order). NCCL's search starts each
+// channel's chain at a GPU beside that channel's NIC, as it starts the channel's ring
+// (nccl_channel_rings), so successive channels leave a node through its NICs in turn: pass the
+// channel's ring.
+std::vector<RankTreeLinks> nccl_tree_links(int size, const std::vector<int>& node_of_rank, int tree,
+                                           const std::vector<int>& chain_order = {});
 
 // Which tree channel CHANNEL of CHANNELS runs: the first half tree 0, the rest tree 1 (one channel: tree 0).
 inline int nccl_tree_of_channel(int channel, int channels) { return channel < (channels + 1) / 2 ? 0 : 1; }

@@ -287,6 +287,22 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
   CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
 }
 
+TEST_CASE("rails: nccl_tree's channels leave a node through its NICs in turn, as its rings do") {
+  // 4 nodes of 4 GPUs, tree channels only (Simple). The double binary tree over 4 nodes puts 4 flows
+  // of half the buffer on the busiest nodes' network each way (children and parent over both trees),
+  // 2S per direction: with one NIC of 50 GB/s busbw is 2 x 15/16 x 25 = 46.9 GB/s. NCCL's search starts
+  // each channel's chain beside its own NIC, so four NICs carry it together, not the chain's first two GPUs'.
+  TempDir dir;
+  const auto four = dir.write("four.json", rail_topology(4, 4, 4, ""));
+  const auto one = dir.write("one.json", rail_topology(4, 4, 1, ""));
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29", "protocol": "Simple"}})";
+  const auto a = run_scenario(dir, scenario(four.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
+  const auto b = run_scenario(dir, scenario(one.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
+  const double one_nic = row_for(b, "nccl_tree", 16).at("busbw_GBps").get<double>();
+  CHECK(one_nic == doctest::Approx(46.875).epsilon(0.05));
+  CHECK(row_for(a, "nccl_tree", 16).at("busbw_GBps").get<double>() >= 3.3 * one_nic);
+}
+
 TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's payload, 240 of A100's 300 GB/s") {
   // NCCL's search: 12 channels at 20 GB/s, run as 24 (nccl_intra_search.h); each port carries NCCL's
   // 20 GB/s per NVLink 3 link (12 links behind 300 GB/s). The corpus's DGX A100 run measures 235 at 8 GiB.

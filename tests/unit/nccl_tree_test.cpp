@@ -6,6 +6,7 @@
 #include "../../sim/analysis/nccl_intra_search.h"
 #include "../../sim/analysis/nccl_nvls_costs.h"
 #include "../../sim/analysis/nccl_tree_costs.h"
+#include "../../sim/rank/nccl_channel_rings.h"
 #include "../../sim/rank/nccl_trees.h"
 
 #include <doctest/doctest.h>
@@ -65,6 +66,21 @@ TEST_CASE("tree links: a chain in each node, the head to the parent node, the ne
   CHECK(nccl_tree_of_channel(0, 2) == 0);
   CHECK(nccl_tree_of_channel(1, 2) == 1);
   CHECK(nccl_tree_of_channel(0, 1) == 0);
+}
+
+TEST_CASE("tree links: a channel's ring orders each node's chain, so the chain starts beside the channel's NIC") {
+  // Two nodes of 4 GPUs, a NIC beside each: channel 1's ring enters each node at its second GPU.
+  const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1};
+  const std::vector<int> rails{0, 1, 2, 3, 0, 1, 2, 3};
+  const auto rings = nccl_channel_rings(8, nodes, rails, 2);
+  const auto tree = nccl_tree_links(8, nodes, 0, rings[1]);
+  CHECK(tree[1].parent == -1);  // node 0's chain: 1, 2, 3, 0
+  CHECK(tree[2].parent == 1);
+  CHECK(tree[0].parent == 3);
+  CHECK(tree[5].parent == 2);  // node 1's head under node 0's second GPU of the chain
+  CHECK(tree[2].children == std::vector<int>{3, 5});
+  // No order given: rank order, as before.
+  CHECK(nccl_tree_links(8, nodes, 0)[0].parent == -1);
 }
 
 TEST_CASE("NCCL 2.6 tree on 8 x 4: LL 4.4 + 2(3 x 1.0 + 3 x 5.0) us, Simple 2(3 x 28 + 3 x 50) us, 0.9 x 12.5 GB/s / 2") {
