@@ -36,7 +36,7 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
   if (requested != NcclProtocol::auto_choice && requested != NcclProtocol::simple) return best;
   if (nccl_nvls_possible(c))
     if (const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_time(c, bytes)}; nvls.prediction.time_s < best.prediction.time_s) return nvls;
-  if (nccl_nvls_tree_simulated(c))
+  if (nccl_nvls_tree_possible(c))
     if (const NcclChoice tree{NcclAlgorithmKind::nvls_tree, nccl_nvls_tree_time(c, bytes)}; tree.prediction.time_s < best.prediction.time_s)
       return tree;
   return best;
@@ -74,11 +74,7 @@ std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::
 }
 
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
-  // NVLS on one node and NVLS trees on two nodes with a NIC beside every rank are simulated (nccl_nvls, nccl_nvls_tree).
-  if (nccl_nvls_tree_possible(c) && !nccl_nvls_tree_simulated(c))
-    return fmt::format("NCCL {}.{}'s model picks NVLS trees on these {} Hopper NVLink nodes at some sizes; nccl simulates them on two "
-                       "nodes only (run nccl_nvls_tree to see them here) and runs the ring or tree NCCL's model picks among those two",
-                       c.version.major, c.version.minor, c.nodes);
+  // NVLS on one node and NVLS trees across nodes with a NIC beside every rank are simulated (nccl_nvls, nccl_nvls_tree).
   if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)
     return fmt::format("NCCL {}.{} on several Hopper NVLink nodes may run NVLS trees (NVLink SHARP inside nodes, a tree between "
                        "them); ringsim models them with as many ranks on every node, each beside a NIC of its own, and here "

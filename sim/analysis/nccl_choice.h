@@ -1,7 +1,8 @@
 // What NCCL runs at one size: ncclTopoGetAlgoTime over every enabled algorithm and protocol, the
 // fastest taken (src/enqueue.cc getAlgoInfo / topoGetAlgoInfo; ties to the tree, which NCCL tries
-// first). Ring, tree, NVLS on one NVSwitch node and NVLS trees on two such nodes are modelled; deeper
-// NVLS trees and CollNet (a SHARP network plugin) are only named (nccl_unmodelled_algorithms).
+// first). Ring, tree, NVLS on one NVSwitch node and NVLS trees across such nodes are modelled; NVLS
+// trees with fewer NICs than GPUs and CollNet (a SHARP network plugin) are only named
+// (nccl_unmodelled_algorithms).
 #pragma once
 
 #include "algorithm_costs.h"

@@ -17,7 +17,7 @@ std::optional<NcclNvlsRun> nccl_nvls_run_of(const ModelSettings& model, const Pl
   const NcclSettings settings = model.effective_nccl();
   if (algorithm == "nccl") {
     const std::optional<NcclCase> c = nccl_case_of(model, placement);
-    if (!c || !(nccl_nvls_possible(*c) || nccl_nvls_tree_simulated(*c))) return std::nullopt;
+    if (!c || !(nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c))) return std::nullopt;
   }
   return NcclNvlsRun{nccl_nvls_efficiency(settings.compute_capability), nccl_nvls_latency_s(settings.version)};
 }

@@ -26,11 +26,6 @@ namespace ringsim {
 // Whether NCCL would enable NVLS on one node, or NVLS trees across nodes, for case C (NcclCase::nvls_channels).
 inline bool nccl_nvls_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes == 1; }
 inline bool nccl_nvls_tree_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes > 1; }
-// Whether nccl runs NVLS trees where NCCL's model picks them: on two nodes, where the simulation is
-// checked against a public run (the p5 run: -3 ... -9% from 512 MiB). Deeper, NCCL's model picks them
-// on the public H100 10 x 2 suite at 32 - 128 MiB, where the run reaches 81 - 90 GB/s busbw and the
-// simulated tree 39 - 48: not trusted there, nccl runs the ring or tree instead and says so.
-inline bool nccl_nvls_tree_simulated(const NcclCase& c) { return nccl_nvls_tree_possible(c) && c.nodes == 2; }
 
 // NCCL's model of NVLS and of its NVLS tree (Simple, their only protocol) at BYTES; each requires
 // the case to allow it.

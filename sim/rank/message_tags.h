@@ -32,6 +32,8 @@ enum MessageTag : int {
   kNvlsTreeUpTag = 232,         // nccl_nvls_tree: a node's sum of a shard to its parent node's head, + tree (0, 1)
   kNvlsTreeDownTag = 234,       // nccl_nvls_tree: the shard's total to a child node's head, + tree: the two trees
                                 // progress apart, and two nodes may be parent and child in both
+  kNvlsTreeGatherTag = 236,     // nccl_nvls_tree: the total to the node's GPUs, + tree: each tree's steps come down in order
+  kNvlsTreeScatterTag = 238,    // nccl_nvls_tree: copies of a shard to its head, + tree: each tree's steps start in order
 };
 
 }  // namespace ringsim

@@ -8,9 +8,11 @@
 // As plain MPI: per step of G shards of NCCL's nvlsChunkSize (G ranks per node), a direct
 // reduce-scatter inside the node, the shard's tree across nodes, and a direct allgather inside the
 // node; messages inside the node are charged as nccl_nvls charges them (engine_probes.h scale_sends),
-// those between nodes as sent. Steps alternate between the two trees, as NCCL's channels do. A rank
-// brings a step down the tree a few steps after it sent it up, as NCCL's reduce and broadcast warps
-// run side by side, so no step's round trip stalls the next.
+// those between nodes as sent. Steps alternate between the two trees, as NCCL's channels do. Each
+// tree's way up and way down hold NCCL_STEPS steps per hop, as NCCL's connection FIFOs do: a rank
+// takes a step as soon as its messages are in and its slots free, whatever the other tree or the
+// root's round trip is doing (a window over the round trip, or one shared by the trees, held a
+// 10-node tree to half its NICs' rate).
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
@@ -60,14 +62,15 @@ class NvlsTreeRun {
   NvlsTreeRun(float* output, std::size_t count, AllreduceContext& ctx, const NvlsLayout& layout)
       : out_(output), count_(count), ctx_(ctx), layout_(layout), g_(static_cast<int>(layout.local.size())),
         step_floats_(kNvlsChunkFloats * static_cast<std::size_t>(g_)), steps_((count + step_floats_ - 1) / step_floats_),
-        in_flight_(std::min<std::size_t>(kNvlsTreeStepsInFlight, steps_)), window_(in_flight_), down_done_(steps_, 0) {
+        window_(std::min<std::size_t>(kNvlsTreeStepsPerHop, (steps_ + 1) / 2)), ups_(2 * window_), downs_(2 * window_),
+        to_parent_(steps_, MPI_REQUEST_NULL), up_done_(steps_, 0), down_done_(steps_, 0) {
     intra_scale_ = nvls_wire_per_byte(g_, ctx.nccl);
     for (int t = 0; t < 2; ++t) trees_[t] = nccl_double_tree(static_cast<int>(layout.heads.size()), layout.node, t);
     // Received copies and partial sums land in slots; with SMPI-shared buffers every slot is the scratch.
     const std::size_t shard_floats = std::min(kNvlsChunkFloats, (count + g_ - 1) / static_cast<std::size_t>(g_));
     slot_base_ = ctx.scratch;
     if (ctx.kernels.hold_values() || shard_floats > count) {
-      slot_memory_.resize(in_flight_ * slots_per_step() * shard_floats);
+      slot_memory_.resize(2 * window_ * slots_per_step() * shard_floats);
       slot_base_ = slot_memory_.data();
       slot_stride_ = shard_floats;
     }
@@ -75,125 +78,159 @@ class NvlsTreeRun {
 
   // The reduction up and the broadcast down progress independently, and so do the two trees, as
   // NCCL's reduce and broadcast warps of its channels do: each takes its next step as soon as its
-  // messages are in; when none can, the rank waits for the first message one of them needs. Steps
-  // start in order, each once the step in_flight before it has come down (its slots are free).
+  // messages are in; when none can, the rank waits for the first message one of them needs. Each
+  // connection holds NCCL_STEPS steps, so a rank posts the receives of a tree's step up once the
+  // tree's step that many before it has gone up, and those of a step down once that one has come
+  // down: credit per hop and per tree, as NCCL's FIFOs of each channel give it, never a round trip to
+  // the root nor a wait for the other tree.
   void run() {
-    for (std::size_t s = 0; s < in_flight_; ++s) start(s);
-    started_ = in_flight_;
     while (down_[0] < steps_ || down_[1] < steps_) {
+      bool moved = post_credits();
       std::vector<MPI_Request*> needed;
-      bool moved = false;
       for (int t = 0; t < 2; ++t) moved = advance_tree(t, needed) || moved;
       // Sends and the allgather's receives need nothing more until the end: released as they complete.
       while (!sending_.empty() && first_pending(sending_.front().data(), sending_.front().size()) == nullptr) sending_.pop_front();
-      while (started_ < steps_ && down_done_[started_ - in_flight_] != 0) start(started_++), moved = true;
       if (!moved) wait_for_first(needed);
     }
     for (std::vector<MPI_Request>& sent : sending_) MPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
+    MPI_Waitall(static_cast<int>(to_parent_.size()), to_parent_.data(), MPI_STATUSES_IGNORE);
     scale_sends(1.0);
   }
 
  private:
-  // One step: G shards, the slots its copies and sums land in, the requests of each phase.
-  struct Step {
-    std::vector<Piece> shards;
-    float* slots = nullptr;  // G - 1 copies of my shard, up to 2 children's sums, the total
+  // A step's way up: the node's copies of my shard and my children's sums, in slots of their own.
+  struct UpStep {
+    float* slots = nullptr;  // G - 1 copies of my shard, up to 2 children's sums
     std::vector<MPI_Request> scatter, from_children;
-    MPI_Request to_parent = MPI_REQUEST_NULL, from_parent = MPI_REQUEST_NULL;
+  };
+  // Its way down: the total from my parent.
+  struct DownStep {
+    float* slot = nullptr;
+    MPI_Request from_parent = MPI_REQUEST_NULL;
   };
 
   std::size_t slots_per_step() const { return static_cast<std::size_t>(g_ - 1) + 3; }
-  float* slot(const Step& step, std::size_t k) const { return step.slots + k * slot_stride_; }
-  float* child_slot(const Step& step, std::size_t k) const { return slot(step, static_cast<std::size_t>(g_ - 1) + k); }
-  float* total_slot(const Step& step) const { return slot(step, static_cast<std::size_t>(g_ - 1) + 2); }
-  const Piece& mine(const Step& step) const { return step.shards[static_cast<std::size_t>(layout_.index)]; }
+  // Step S's place among its tree's steps in flight: tree s % 2 holds steps s, s + 2, ...
+  std::size_t place(std::size_t s) const { return (s % 2) * window_ + (s / 2) % window_; }
+  float* step_slots(std::size_t s) const { return slot_base_ + place(s) * slots_per_step() * slot_stride_; }
+  float* slot(const UpStep& up, std::size_t k) const { return up.slots + k * slot_stride_; }
+  float* child_slot(const UpStep& up, std::size_t k) const { return slot(up, static_cast<std::size_t>(g_ - 1) + k); }
+  // Step S's G shards, and mine among them.
+  std::vector<Piece> shards(std::size_t s) const {
+    std::vector<Piece> pieces = split_evenly(std::min(step_floats_, count_ - s * step_floats_), g_);
+    for (Piece& shard : pieces) shard.start += s * step_floats_;
+    return pieces;
+  }
+  Piece mine(std::size_t s) const { return shards(s)[static_cast<std::size_t>(layout_.index)]; }
   int head(int node) const { return layout_.heads[static_cast<std::size_t>(node)]; }
   // Messages inside the node weigh what NVLS puts on NVLink; between nodes what they carry.
   void inside_node(bool inside) {
     if (g_ > 1) scale_sends(inside ? intra_scale_ : 1.0);
   }
   // Each tree has its own tags: the trees progress apart, and two nodes may be parent and child in both.
-  static int up_tag(std::size_t s) { return kNvlsTreeUpTag + static_cast<int>(s % 2); }
-  static int down_tag(std::size_t s) { return kNvlsTreeDownTag + static_cast<int>(s % 2); }
+  static int tree_tag(int base, std::size_t s) { return base + static_cast<int>(s % 2); }
+
+  // Posts the receives of every step whose slots are free, up and down, per tree.
+  bool post_credits() {
+    bool moved = false;
+    const std::size_t behind = 2 * window_;  // the tree's step that many before uses the same slots
+    for (int t = 0; t < 2; ++t) {
+      for (std::size_t& s = up_posted_[t]; s < steps_ && (s < behind || up_done_[s - behind] != 0); s += 2, moved = true) start_up(s);
+      for (std::size_t& s = down_posted_[t]; s < steps_ && (s < behind || down_done_[s - behind] != 0); s += 2, moved = true) start_down(s);
+    }
+    return moved;
+  }
 
   // Takes tree T's next steps up and down while their messages are in; adds what each waits for to NEEDED.
   bool advance_tree(int t, std::vector<MPI_Request*>& needed) {
     bool moved = false;
-    while (up_[t] < started_) {
-      Step& step = window_[up_[t] % in_flight_];
-      MPI_Request* needs = first_pending(step.scatter.data(), step.scatter.size());
-      if (needs == nullptr) needs = first_pending(step.from_children.data(), step.from_children.size());
+    while (up_[t] < up_posted_[t]) {
+      UpStep& up = ups_[place(up_[t])];
+      MPI_Request* needs = first_pending(up.scatter.data(), up.scatter.size());
+      if (needs == nullptr) needs = first_pending(up.from_children.data(), up.from_children.size());
       if (needs != nullptr) {
         needed.push_back(needs);
         break;
       }
       reduce_up(up_[t]);
+      up_done_[up_[t]] = 1;
       up_[t] += 2, moved = true;
     }
-    while (down_[t] < std::min(up_[t], steps_)) {
-      Step& step = window_[down_[t] % in_flight_];
-      MPI_Request* needs = first_pending(&step.to_parent, 1);
-      if (needs == nullptr) needs = first_pending(&step.from_parent, 1);
+    while (down_[t] < std::min(up_[t], down_posted_[t])) {
+      const std::size_t s = down_[t];
+      MPI_Request* needs = first_pending(&to_parent_[s], 1);
+      if (needs == nullptr) needs = first_pending(&downs_[place(s)].from_parent, 1);
       if (needs != nullptr) {
         needed.push_back(needs);
         break;
       }
-      bring_down(down_[t]);
-      down_done_[down_[t]] = 1;
+      bring_down(s);
+      down_done_[s] = 1;
       down_[t] += 2, moved = true;
     }
     return moved;
   }
 
-  // Posts step S's receives and its copies to the node's heads of the other shards.
-  void start(std::size_t s) {
-    Step& step = window_[s % in_flight_];
-    step = Step{};
-    step.shards = split_evenly(std::min(step_floats_, count_ - s * step_floats_), g_);
-    for (Piece& shard : step.shards) shard.start += s * step_floats_;
-    step.slots = slot_base_ + (s % in_flight_) * slots_per_step() * slot_stride_;
+  // Posts step S's receives up (the node's copies of my shard, my children's sums) and sends my copies
+  // of the other shards to their heads.
+  void start_up(std::size_t s) {
+    UpStep& up = ups_[place(s)];
+    up = UpStep{};
+    up.slots = step_slots(s);
+    const std::vector<Piece> pieces = shards(s);
+    const std::size_t length = pieces[static_cast<std::size_t>(layout_.index)].length;
     const NodeTreeLinks& tree = trees_[s % 2];
     std::size_t k = 0;
     for (int peer : layout_.local)
-      if (peer != ctx_.rank) ctx_.irecv(slot(step, k++), mine(step).length, peer, kNvlsReduceTag, &step.scatter.emplace_back());
+      if (peer != ctx_.rank) ctx_.irecv(slot(up, k++), length, peer, tree_tag(kNvlsTreeScatterTag, s), &up.scatter.emplace_back());
     k = 0;
     for (int child : {tree.child0, tree.child1})
-      if (child >= 0) ctx_.irecv(child_slot(step, k++), mine(step).length, head(child), up_tag(s), &step.from_children.emplace_back());
-    if (tree.parent >= 0) ctx_.irecv(total_slot(step), mine(step).length, head(tree.parent), down_tag(s), &step.from_parent);
+      if (child >= 0) ctx_.irecv(child_slot(up, k++), length, head(child), tree_tag(kNvlsTreeUpTag, s), &up.from_children.emplace_back());
     inside_node(true);
     for (std::size_t p = 0; p < layout_.local.size(); ++p)
       if (layout_.local[p] != ctx_.rank)
-        ctx_.isend(out_ + step.shards[p].start, step.shards[p].length, layout_.local[p], kNvlsReduceTag, &step.scatter.emplace_back());
+        ctx_.isend(out_ + pieces[p].start, pieces[p].length, layout_.local[p], tree_tag(kNvlsTreeScatterTag, s), &up.scatter.emplace_back());
+  }
+
+  // Posts step S's receive down: the total from my parent (none at the root).
+  void start_down(std::size_t s) {
+    DownStep& down = downs_[place(s)];
+    down = DownStep{};
+    down.slot = step_slots(s) + (static_cast<std::size_t>(g_ - 1) + 2) * slot_stride_;
+    const NodeTreeLinks& tree = trees_[s % 2];
+    if (tree.parent >= 0) ctx_.irecv(down.slot, mine(s).length, head(tree.parent), tree_tag(kNvlsTreeDownTag, s), &down.from_parent);
   }
 
   // Up, once its messages are in: the node's copies of my shard and my children's sums added, the sum
   // sent to my parent.
   void reduce_up(std::size_t s) {
-    Step& step = window_[s % in_flight_];
-    float* shard = out_ + mine(step).start;
-    for (std::size_t k = 0; k + 1 < static_cast<std::size_t>(g_); ++k) ctx_.kernels.sum_into(shard, slot(step, k), mine(step).length);
-    for (std::size_t k = 0; k < step.from_children.size(); ++k) ctx_.kernels.sum_into(shard, child_slot(step, k), mine(step).length);
+    UpStep& up = ups_[place(s)];
+    const Piece piece = mine(s);
+    float* shard = out_ + piece.start;
+    for (std::size_t k = 0; k + 1 < static_cast<std::size_t>(g_); ++k) ctx_.kernels.sum_into(shard, slot(up, k), piece.length);
+    for (std::size_t k = 0; k < up.from_children.size(); ++k) ctx_.kernels.sum_into(shard, child_slot(up, k), piece.length);
     const NodeTreeLinks& tree = trees_[s % 2];
     inside_node(false);
-    if (tree.parent >= 0) ctx_.isend(shard, mine(step).length, head(tree.parent), up_tag(s), &step.to_parent);
+    if (tree.parent >= 0) ctx_.isend(shard, piece.length, head(tree.parent), tree_tag(kNvlsTreeUpTag, s), &to_parent_[s]);
   }
 
   // Down, once the total is in and my sum has left: on to my children, and to my node's GPUs.
   void bring_down(std::size_t s) {
-    Step& step = window_[s % in_flight_];
-    float* shard = out_ + mine(step).start;
+    const std::vector<Piece> pieces = shards(s);
+    const Piece piece = pieces[static_cast<std::size_t>(layout_.index)];
+    float* shard = out_ + piece.start;
     const NodeTreeLinks& tree = trees_[s % 2];
     std::vector<MPI_Request> sent;
-    if (tree.parent >= 0) ctx_.kernels.copy(shard, total_slot(step), mine(step).length);
+    if (tree.parent >= 0) ctx_.kernels.copy(shard, downs_[place(s)].slot, piece.length);
     inside_node(false);
     for (int child : {tree.child0, tree.child1})
-      if (child >= 0) ctx_.isend(shard, mine(step).length, head(child), down_tag(s), &sent.emplace_back());
+      if (child >= 0) ctx_.isend(shard, piece.length, head(child), tree_tag(kNvlsTreeDownTag, s), &sent.emplace_back());
     for (std::size_t p = 0; p < layout_.local.size(); ++p)
       if (layout_.local[p] != ctx_.rank)
-        ctx_.irecv(out_ + step.shards[p].start, step.shards[p].length, layout_.local[p], kNvlsGatherTag, &sent.emplace_back());
+        ctx_.irecv(out_ + pieces[p].start, pieces[p].length, layout_.local[p], tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());
     inside_node(true);
     for (int peer : layout_.local)
-      if (peer != ctx_.rank) ctx_.isend(shard, mine(step).length, peer, kNvlsGatherTag, &sent.emplace_back());
+      if (peer != ctx_.rank) ctx_.isend(shard, piece.length, peer, tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());
     sending_.push_back(std::move(sent));
   }
 
@@ -223,13 +260,15 @@ class NvlsTreeRun {
   int g_;
   double intra_scale_ = 1;
   NodeTreeLinks trees_[2];
-  std::size_t step_floats_, steps_, in_flight_;
-  std::vector<Step> window_;
-  std::vector<char> down_done_;
+  std::size_t step_floats_, steps_, window_;
+  std::vector<UpStep> ups_;
+  std::vector<DownStep> downs_;
+  std::vector<MPI_Request> to_parent_;  // per step: my sum on its way up, which its total may not overwrite
+  std::vector<char> up_done_, down_done_;
   std::vector<float> slot_memory_;
   float* slot_base_ = nullptr;
   std::size_t slot_stride_ = 0;
-  std::size_t started_ = 0, up_[2] = {0, 1}, down_[2] = {0, 1};
+  std::size_t up_posted_[2] = {0, 1}, down_posted_[2] = {0, 1}, up_[2] = {0, 1}, down_[2] = {0, 1};
   std::deque<std::vector<MPI_Request>> sending_;
 };
 

@@ -13,8 +13,9 @@ namespace ringsim {
 
 inline constexpr std::size_t kNvlsChunkFloats = (128u << 10) / sizeof(float);
 inline constexpr int kNvlsStepsInFlight = 4;
-// Across nodes a step waits for its round trip up and down the tree: more steps keep the links busy.
-inline constexpr int kNvlsTreeStepsInFlight = 16;
+// Across nodes, the steps each tree connection holds (NCCL_STEPS): a rank takes that many steps up
+// ahead of the last its parent has taken, and as many down.
+inline constexpr int kNvlsTreeStepsPerHop = 8;
 
 // Bytes on NVLink per byte of a message between two of a node's GPUS ranks: 2(G-1) messages of a shard
 // per port and direction stand for the G + 1 shards NVLS puts there, at NCCL's NVLS efficiency.
