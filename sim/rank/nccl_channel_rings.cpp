@@ -1,5 +1,7 @@
 #include "nccl_channel_rings.h"
 
+#include "rank_nodes.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -13,32 +15,24 @@ struct NodeRanks {
 };
 
 std::vector<NodeRanks> ranks_by_node(const std::vector<int>& node_of_rank, const std::vector<int>& rail_of_rank) {
-  const int size = static_cast<int>(node_of_rank.size());
-  // Nodes in order of their first rank.
-  std::vector<int> slot_of_node;
+  // Nodes in order of their first rank (ranks_of_nodes), each node's ranks grouped by their NIC.
   std::vector<NodeRanks> nodes;
-  std::vector<std::vector<int>> rail_ids;  // per node: the NIC index of each entry of rails
-  for (int r = 0; r < size; ++r) {
-    const auto node = static_cast<std::size_t>(node_of_rank[r]);
-    if (node >= slot_of_node.size()) slot_of_node.resize(node + 1, -1);
-    if (slot_of_node[node] < 0) {
-      slot_of_node[node] = static_cast<int>(nodes.size());
-      nodes.emplace_back();
-      rail_ids.emplace_back();
-    }
-    const auto slot = static_cast<std::size_t>(slot_of_node[node]);
-    const int rail = rail_of_rank.empty() ? 0 : rail_of_rank[static_cast<std::size_t>(r)];
-    if (rail < 0) {
-      nodes[slot].far.push_back(r);
-      continue;
-    }
-    auto& ids = rail_ids[slot];
-    const auto found = std::find(ids.begin(), ids.end(), rail);
-    if (found == ids.end()) {
-      ids.push_back(rail);
-      nodes[slot].rails.push_back({r});
-    } else {
-      nodes[slot].rails[static_cast<std::size_t>(found - ids.begin())].push_back(r);
+  for (const std::vector<int>& members : ranks_of_nodes(static_cast<int>(node_of_rank.size()), node_of_rank)) {
+    NodeRanks& node = nodes.emplace_back();
+    std::vector<int> rail_ids;  // the NIC index of each entry of node.rails
+    for (int r : members) {
+      const int rail = rail_of_rank.empty() ? 0 : rail_of_rank[static_cast<std::size_t>(r)];
+      if (rail < 0) {
+        node.far.push_back(r);
+        continue;
+      }
+      const auto found = std::find(rail_ids.begin(), rail_ids.end(), rail);
+      if (found == rail_ids.end()) {
+        rail_ids.push_back(rail);
+        node.rails.push_back({r});
+      } else {
+        node.rails[static_cast<std::size_t>(found - rail_ids.begin())].push_back(r);
+      }
     }
   }
   return nodes;

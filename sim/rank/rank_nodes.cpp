@@ -1,7 +1,5 @@
 #include "rank_nodes.h"
 
-#include <algorithm>
-
 #include <charconv>
 
 namespace ringsim {
@@ -64,17 +62,18 @@ std::string parse_node_list(std::string_view text, std::size_t max_ranks, std::v
 }
 
 std::vector<std::vector<int>> ranks_of_nodes(int size, const std::vector<int>& node_of_rank) {
-  std::vector<int> node_ids;
+  // Node indices are small and non-negative (parse_node_list): a table from index to group keeps this
+  // linear in the ranks, which every rank runs at start-up.
+  std::vector<int> group_of_node;
   std::vector<std::vector<int>> members;
   for (int rank = 0; rank < size; ++rank) {
-    const int id = node_of_rank.empty() ? rank : node_of_rank[static_cast<std::size_t>(rank)];
-    const auto at = std::find(node_ids.begin(), node_ids.end(), id);
-    if (at == node_ids.end()) {
-      node_ids.push_back(id);
-      members.push_back({rank});
-    } else {
-      members[static_cast<std::size_t>(at - node_ids.begin())].push_back(rank);
+    const auto id = static_cast<std::size_t>(node_of_rank.empty() ? rank : node_of_rank[static_cast<std::size_t>(rank)]);
+    if (id >= group_of_node.size()) group_of_node.resize(id + 1, -1);
+    if (group_of_node[id] < 0) {
+      group_of_node[id] = static_cast<int>(members.size());
+      members.emplace_back();
     }
+    members[static_cast<std::size_t>(group_of_node[id])].push_back(rank);
   }
   return members;
 }
