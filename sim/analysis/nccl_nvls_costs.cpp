@@ -1,5 +1,7 @@
 #include "nccl_nvls_costs.h"
 
+#include "nccl_tree_costs.h"
+
 #include <algorithm>
 
 namespace ringsim {
@@ -47,8 +49,7 @@ NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes) {
   p.protocol = NcclProtocol::simple;
   const double channels = c.nvls_channels, intra = c.nvls_channel_Bps, inter = c.nvls_inter_Bps;
   const double nodes = c.nodes;
-  int log2_nodes = 0;
-  while ((2 << log2_nodes) <= c.nodes) ++log2_nodes;
+  const int log2_nodes = nccl_log2i(c.nodes);
   const double net_hop_us = c.version.at_least(2, 29) ? 20.9 : 14;
   if (!c.version.at_least(2, 19)) {
     p.algbw_Bps = channels * (c.nodes <= 2 ? intra : inter) * 0.70 * nodes / (2 * (nodes - 1));

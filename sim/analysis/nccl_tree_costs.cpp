@@ -74,13 +74,13 @@ double nccl_tree_net_hop_us(const NcclVersion& version, NcclProtocol protocol) {
   return k.net[protocol == NcclProtocol::ll ? 0 : protocol == NcclProtocol::ll128 ? 1 : 2];
 }
 
-namespace {
-
-int tree_floor_log2(int n) {  // NCCL's log2i: 0 for 0 and 1
+int nccl_log2i(int n) {
   int log = 0;
   while ((2LL << log) <= n) ++log;
   return log;
 }
+
+namespace {
 
 NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes, bool empirical) {
   const TreeConstants& k = tree_constants_of(c.version);
@@ -123,13 +123,13 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
   double algbw_GBps = bus_GBps * 0.5;
   if (empirical) {
     // log2i(bytes >> 6), 0 below 128 bytes as NCCL's log2i counts it.
-    const int log_size = tree_floor_log2(static_cast<int>(std::min<std::uint64_t>(bytes >> 6, 1u << 30)));
+    const int log_size = nccl_log2i(static_cast<int>(std::min<std::uint64_t>(bytes >> 6, 1u << 30)));
     if (log_size < 23) algbw_GBps *= k.correction[p][log_size];
   }
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
   if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   const double per_node = std::floor(ppn);  // nRanks / nNodes in integers
-  const double latency_us = k.base[p] + 2 * ((per_node - 1) * intra + tree_floor_log2(c.nodes) * k.net[p]);
+  const double latency_us = k.base[p] + 2 * ((per_node - 1) * intra + nccl_log2i(c.nodes) * k.net[p]);
   NcclPrediction prediction;
   prediction.protocol = protocol;
   prediction.latency_s = latency_us * 1e-6;

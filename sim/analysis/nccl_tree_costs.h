@@ -13,6 +13,9 @@
 
 namespace ringsim {
 
+// NCCL's log2i: floor(log2 N), 0 for 0 and 1 (the tree's levels over N nodes in its models).
+int nccl_log2i(int n);
+
 // NCCL's model of its tree for one protocol. The correction factor and the bus efficiency are
 // NCCL's empirical fits to its hardware; nccl_tree_core_time leaves both out (the tree's mechanics:
 // latency + bytes / (bus bandwidth / 2)), which is what a simulation of the mechanics can match.
