@@ -399,10 +399,8 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
 
 std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement) {
   if (!model.nccl_facts) return std::nullopt;
-  const int nodes = static_cast<int>(std::count_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(),
-                                                   [](int ranks) { return ranks > 0; }));
   const NcclSettings settings = model.effective_nccl();
-  NcclCase c = nccl_case(settings, *model.nccl_facts, placement.total_ranks(), nodes);
+  NcclCase c = nccl_case(settings, *model.nccl_facts, placement.total_ranks(), placement.nodes_used());
   if (c.nodes > 1 && !model.nccl_facts->nodes.empty()) {
     // The search sees the NICs beside the placement's ranks, not every NIC of the node, and the
     // bandwidth its channels get through them and the GPUs' ports (nccl_rails.h).
@@ -417,9 +415,7 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
     // NVLS trees pair each node's heads across nodes: as many ranks on every node, each beside a NIC
     // of its own (the heads ringsim models; NCCL also runs them with fewer NICs than GPUs).
     const int per_node = c.ranks / c.nodes;
-    const bool uniform = std::all_of(placement.ranks_per_node.begin(), placement.ranks_per_node.end(),
-                                     [&](int ranks) { return ranks == 0 || ranks == per_node; });
-    if (uniform && per_node >= 2 && c.nic_beside_gpu && search == per_node &&
+    if (placement.same_ranks_on_each_node() && per_node >= 2 && c.nic_beside_gpu && search == per_node &&
         nvls_hardware(settings, *model.nccl_facts, settings.version.at_least(2, 18))) {
       set_nvls(c, settings, *model.nccl_facts, per_node);
       c.nvls_inter_Bps = std::min(model.nccl_facts->nic_bandwidth_Bps, 2 * c.nvls_channel_Bps);

@@ -11,16 +11,14 @@ namespace {
 // The closed form of one case at BYTES, or nullopt when its placement is not the formula's case.
 std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_t bytes, const Topology& topology,
                                           TopologyRoutes& routes, const std::vector<std::string>& hosts) {
-  std::vector<int> used;
-  for (int ranks : result.spec.placement.ranks_per_node)
-    if (ranks > 0) used.push_back(ranks);
-  const bool one_per_node = std::all_of(used.begin(), used.end(), [](int r) { return r == 1; });
-  if (one_per_node) return closed_form_time_s(result.spec.algorithm, result.ranks, bytes, *result.cost_model);
-  const bool same_per_node = std::all_of(used.begin(), used.end(), [&](int r) { return r == used.front(); });
-  if (result.spec.algorithm != "hierarchical" || !same_per_node) return std::nullopt;
+  const PlacementSpec& placement = result.spec.placement;
+  if (placement.nodes_used() == placement.total_ranks())  // one rank per node
+    return closed_form_time_s(result.spec.algorithm, result.ranks, bytes, *result.cost_model);
+  if (result.spec.algorithm != "hierarchical" || !placement.same_ranks_on_each_node()) return std::nullopt;
   const auto inside = intra_node_cost_parameters(routes, topology, hosts);
   if (!inside) return std::nullopt;
-  return hierarchical_time_s(static_cast<int>(used.size()), used.front(), bytes, *result.cost_model, *inside);
+  const int nodes = placement.nodes_used();
+  return hierarchical_time_s(nodes, placement.total_ranks() / nodes, bytes, *result.cost_model, *inside);
 }
 
 }  // namespace

@@ -82,9 +82,8 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   const std::string& forced = *facts->algorithm;
   // NCCL's ring, tree, NVLS on one node and NVLS trees are simulated; NVLS over several nodes (which
   // needs CollNet) and CollNet are named as not modelled.
-  const bool one_node = std::all_of(input.grouped.cases.begin(), input.grouped.cases.end(), [](const MeasuredCase& measured) {
-    return std::count_if(measured.placement.ranks_per_node.begin(), measured.placement.ranks_per_node.end(), [](int ranks) { return ranks > 0; }) <= 1;
-  });
+  const bool one_node = std::all_of(input.grouped.cases.begin(), input.grouped.cases.end(),
+                                    [](const MeasuredCase& measured) { return measured.placement.nodes_used() <= 1; });
   const std::string simulated = forced == "Ring"                  ? "nccl_ring"
                                 : forced == "Tree"                ? "nccl_tree"
                                 : forced == "NVLS" && one_node    ? "nccl_nvls"

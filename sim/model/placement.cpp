@@ -10,6 +10,15 @@ namespace ringsim {
 
 int PlacementSpec::total_ranks() const { return std::accumulate(ranks_per_node.begin(), ranks_per_node.end(), 0); }
 
+int PlacementSpec::nodes_used() const {
+  return static_cast<int>(std::count_if(ranks_per_node.begin(), ranks_per_node.end(), [](int ranks) { return ranks > 0; }));
+}
+
+bool PlacementSpec::same_ranks_on_each_node() const {
+  const auto first = std::find_if(ranks_per_node.begin(), ranks_per_node.end(), [](int ranks) { return ranks > 0; });
+  return std::all_of(ranks_per_node.begin(), ranks_per_node.end(), [&](int ranks) { return ranks == 0 || ranks == *first; });
+}
+
 std::string PlacementSpec::ranks_text() const { return fmt::format("{}", fmt::join(ranks_per_node, "-")); }
 
 std::string PlacementSpec::label() const { return fmt::format("{} {}", ranks_text(), order_name(order)); }

@@ -22,6 +22,8 @@ struct PlacementSpec {
   std::vector<int> optimized_nodes = {};  // optimized: node index of each rank, once found
 
   int total_ranks() const;
+  int nodes_used() const;                // nodes that hold at least one rank
+  bool same_ranks_on_each_node() const;  // every node that holds ranks holds as many
   std::string ranks_text() const;  // "4-3-1"
   std::string label() const;       // "4-3-1 block"
 };

@@ -6,7 +6,6 @@
 #include "../rank/algorithm_catalog.h"
 
 #include <algorithm>
-#include <iterator>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -154,17 +153,14 @@ void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout)
       throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                         fmt::format("{} (topology {})", *misfit, scenario.topology.string()));
     const PlacementSpec& placement = scenario.placements[i];
-    std::vector<int> used;
-    std::copy_if(placement.ranks_per_node.begin(), placement.ranks_per_node.end(), std::back_inserter(used), [](int ranks) { return ranks > 0; });
-    const bool uneven = std::any_of(used.begin(), used.end(), [&](int ranks) { return ranks != used.front(); });
     for (const std::string& algorithm : scenario.algorithms) {
       const AlgorithmInfo* info = find_algorithm_info(algorithm);
-      if (info != nullptr && info->placements == AlgorithmInfo::Placements::one_node && used.size() > 1)
+      if (info != nullptr && info->placements == AlgorithmInfo::Placements::one_node && placement.nodes_used() > 1)
         throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                           fmt::format("{} runs on one node, and placement {} spans {} nodes: give it a placement of one node, "
                                       "or use nccl_nvls_tree, or nccl, which picks NVLS only there",
-                                      algorithm, placement.label(), used.size()));
-      if (info != nullptr && info->placements == AlgorithmInfo::Placements::same_per_node && uneven)
+                                      algorithm, placement.label(), placement.nodes_used()));
+      if (info != nullptr && info->placements == AlgorithmInfo::Placements::same_per_node && !placement.same_ranks_on_each_node())
         throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                           fmt::format("{} needs as many ranks on every node, and placement {} has not: give it one such as 8-8, "
                                       "or use nccl, which picks NVLS trees only there",

@@ -80,9 +80,7 @@ CalibrationRoute calibration_route(const Platform& platform, const GroupedTrace&
 
 double calibration_edges(const std::string& algorithm, const PlacementSpec& placement, const ModelSettings& model) {
   if (!is_nccl_algorithm(algorithm)) return busiest_nic_direction_edges(placement);  // NCCL: node-contiguous rings
-  int nodes_used = 0;
-  for (int ranks : placement.ranks_per_node) nodes_used += ranks > 0 ? 1 : 0;
-  if (nodes_used < 2) return 0;
+  if (placement.nodes_used() < 2) return 0;
   const std::optional<NcclCase> c = nccl_case_of(model, placement);
   if (!c || !model.nccl_facts || model.nccl_facts->nodes.empty()) return 1;
   // The rails' bus bandwidth is a NIC's rate over the busiest direction's share of the channels.
