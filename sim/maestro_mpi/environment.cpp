@@ -50,6 +50,12 @@ void ringsim_engine_scale_sends(double wire_per_byte) {
   w.matching().send_shape(w.current_rank()).wire_per_byte = wire_per_byte;
 }
 
+bool ringsim_engine_delay_deliveries(double seconds) {
+  MaestroWorld& w = world();
+  w.matching().send_shape(w.current_rank()).delivery_delay_s = seconds;
+  return true;
+}
+
 void smpi_execute_flops(double flops) {
   MaestroWorld& w = world();
   w.compute(w.current_rank(), flops);

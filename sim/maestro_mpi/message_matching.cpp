@@ -4,6 +4,8 @@
 #include "../s4u_mpi/send_settings.h"
 
 #include <fmt/format.h>
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -35,6 +37,21 @@ struct MessageMatching::Message final : Awaited {
   void finished(simgrid::s4u::ActivityPtr activity) override {
     owner->graveyard_.push_back(std::move(activity));
     comm = nullptr;
+    if (shape.delivery_delay_s > 0) {
+      // The sender is done; the receiver sees the message later, when a timer delivers it (and runs the
+      // woken receiver).
+      if (send != nullptr) owner->complete(*send);
+      send = nullptr;
+      simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + shape.delivery_delay_s, [this] {
+        deliver();
+        owner->fibers_.run_ready();
+      });
+      return;
+    }
+    deliver();
+  }
+
+  void deliver() {
     if (payload != nullptr && receive->buffer != nullptr) std::memcpy(receive->buffer, payload, std::min(bytes, receive->bytes));
     std::free(payload);
     payload = nullptr;

@@ -9,6 +9,9 @@
 #include "../s4u_mpi/send_settings.h"
 #include "../s4u_mpi/shared_buffers.h"
 
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -49,6 +52,21 @@ void post_receive(void* buffer, std::size_t bytes, int source, int tag, Request&
   receive.source = source;
   receive.tag = tag;
   w.matching().post_receive(w.settled_rank(), &receive);
+}
+
+// The first complete request of REQUESTS in index order, or MPI_UNDEFINED.
+int first_complete(int count, const MPI_Request* requests) {
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != MPI_REQUEST_NULL && requests[i]->complete) return i;
+  return MPI_UNDEFINED;
+}
+
+// Makes RANK (or -1: no one) the rank each active request of REQUESTS wakes; whether there was any.
+bool set_waiter(int count, MPI_Request* requests, int rank) {
+  bool any = false;
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != MPI_REQUEST_NULL) requests[i]->waiter = rank, any = true;
+  return any;
 }
 
 void finish(MPI_Request* request, MPI_Status* status) {
@@ -95,23 +113,11 @@ int MPI_Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status
   MaestroWorld& w = world();
   const int me = w.settled_rank();
   // The first complete request in index order; otherwise wait until one completes.
-  auto first_complete = [&] {
-    for (int i = 0; i < count; ++i)
-      if (requests[i] != MPI_REQUEST_NULL && requests[i]->complete) return i;
-    return MPI_UNDEFINED;
-  };
-  *index = first_complete();
+  *index = first_complete(count, requests);
   if (*index == MPI_UNDEFINED) {
-    bool any = false;
-    for (int i = 0; i < count; ++i)
-      if (requests[i] != MPI_REQUEST_NULL) {
-        requests[i]->waiter = me;
-        any = true;
-      }
-    if (!any) return MPI_SUCCESS;
-    while ((*index = first_complete()) == MPI_UNDEFINED) w.fibers().suspend();
-    for (int i = 0; i < count; ++i)
-      if (requests[i] != MPI_REQUEST_NULL) requests[i]->waiter = -1;
+    if (!set_waiter(count, requests, me)) return MPI_SUCCESS;
+    while ((*index = first_complete(count, requests)) == MPI_UNDEFINED) w.fibers().suspend();
+    set_waiter(count, requests, -1);
   }
   finish(&requests[*index], status);
   return MPI_SUCCESS;
@@ -133,4 +139,25 @@ int MPI_Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Sta
   }
   if (any) *flag = 0;  // as MPI: no active request gives flag true and an undefined index
   return MPI_SUCCESS;
+}
+
+// A timer at the deadline wakes the rank unless a request completes first (then the timer is removed).
+int ringsim_engine_wait_any_until(int count, MPI_Request* requests, double deadline_s) {
+  MaestroWorld& w = world();
+  const int me = w.settled_rank();
+  int index = first_complete(count, requests);
+  if (index == MPI_UNDEFINED && simgrid::s4u::Engine::get_clock() < deadline_s) {
+    set_waiter(count, requests, me);
+    bool due = false;
+    simgrid::kernel::timer::Timer* alarm = simgrid::kernel::timer::Timer::set(deadline_s, [&w, &due, me] {
+      due = true;
+      w.fibers().wake(me);
+      w.fibers().run_ready();
+    });
+    while ((index = first_complete(count, requests)) == MPI_UNDEFINED && !due) w.fibers().suspend();
+    if (!due) alarm->remove();
+    set_waiter(count, requests, -1);
+  }
+  if (index != MPI_UNDEFINED) finish(&requests[index], MPI_STATUS_IGNORE);
+  return index;
 }

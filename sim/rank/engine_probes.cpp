@@ -28,6 +28,16 @@ bool sleep_simulated(double seconds) {
   return true;
 }
 
+std::optional<int> wait_any_until(int count, MPI_Request* requests, double deadline_s) {
+#ifdef RINGSIM_ENGINE_WAIT_UNTIL
+  const int index = ringsim_engine_wait_any_until(count, requests, deadline_s);
+  return index == MPI_UNDEFINED ? -1 : index;
+#else
+  (void)count, (void)requests, (void)deadline_s;
+  return std::nullopt;
+#endif
+}
+
 bool pace_sends(double bytes_per_second) {
 #ifdef RINGSIM_ENGINE_PACE
   ringsim_engine_pace_sends(bytes_per_second);
@@ -44,6 +54,15 @@ bool scale_sends(double wire_per_byte) {
   return true;
 #else
   (void)wire_per_byte;
+  return false;
+#endif
+}
+
+bool delay_deliveries(double seconds) {
+#ifdef RINGSIM_ENGINE_PACE
+  return ringsim_engine_delay_deliveries(seconds);
+#else
+  (void)seconds;
   return false;
 #endif
 }
@@ -68,9 +87,13 @@ std::optional<double> simulated_clock_s() { return std::nullopt; }
 
 bool sleep_simulated(double) { return false; }
 
+std::optional<int> wait_any_until(int, MPI_Request*, double) { return std::nullopt; }
+
 bool pace_sends(double) { return false; }
 
 bool scale_sends(double) { return false; }
+
+bool delay_deliveries(double) { return false; }
 
 bool count_network_messages_until_end(const std::string&) { return false; }
 

@@ -14,12 +14,13 @@
 // Protocols (NCCL's step sizes): Simple moves NCCL_BUFFSIZE/8 steps, 4-step chunks in 2-step slices;
 // LL and LL128 move one step per slice with their flags on the wire (LL: 8 data bytes per 16-byte
 // line; LL128: 120 per 128), which is how they trade bandwidth for latency.
-// Each channel is one thread block of the GPU, a serial resource: under Simple, once a slice has
-// arrived and been added, the block fences and posts it (the handshake, NcclRankSettings) before the
-// proxy may send it, and only then takes the next slice; the sends themselves are asynchronous (the
-// proxy's). LL and LL128 post data and flag in one store, with no handshake; instead their thread
-// block moves a slice's data at the protocol's pace (NcclRankSettings: NCCL's model's LL bandwidth is
-// half what the flags on the wire leave before 2.21, the polling's share).
+// Each channel is one thread block of the GPU, a serial resource. Under Simple, once a slice has
+// arrived and been added, the block fences and posts it, the peer polls for it (and across nodes the
+// proxies post and complete it): the handshake, NcclRankSettings, a latency each slice pays on its way
+// that the engine adds after the transfer (delay_deliveries) while the block moves on; on engines that
+// cannot, the block spends it before each send. LL and LL128 post data and flag in one store, with no
+// handshake; instead their thread block moves a slice's data at the protocol's pace (NcclRankSettings:
+// NCCL's model's LL bandwidth is half what the flags on the wire leave before 2.21, the polling's share).
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
@@ -89,13 +90,15 @@ struct Item {
 
 class Channel {
  public:
-  // ENGINE_PACES: the engine bounds the rank's sends to LL's or LL128's pace (pace_sends).
+  // ENGINE_PACES: the engine bounds the rank's sends to LL's or LL128's pace (pace_sends). ENGINE_DELAYS:
+  // the engine delivers messages after a latency of their own (delay_deliveries).
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx,
-          bool engine_paces)
+          bool engine_paces, bool engine_delays)
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
-        handshake_s_(handshake_of(ctx)), block_Bps_(engine_paces ? 0.0 : protocol_pace_Bps(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
+        engine_delays_(engine_delays), delivery_delay_s_(engine_delays ? handshake_of(ctx) : 0.0),
+        handshake_s_(engine_delays ? 0.0 : handshake_of(ctx)), block_Bps_(engine_paces ? 0.0 : protocol_pace_Bps(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
     // One pass over the schedule for its totals; the schedule itself is walked by cursors, never stored
     // (about 4N items per channel and rank: N-squared memory over a run).
     std::size_t largest = 0;
@@ -277,6 +280,7 @@ class Channel {
       ctx_.kernels.copy(send_slot(item.send), source, item.piece.length);  // the flags are not modelled as values
       source = send_slot(item.send);
     }
+    if (engine_delays_) delay_deliveries(delivery_delay_s_);  // the rank's setting: this channel's connection
     ctx_.issend(source, wire_floats(ctx_.nccl.protocol, item.piece.length), right_, tag_, &send_request(item.send));
     sends_issued_ = item.send + 1;
   }
@@ -304,7 +308,9 @@ class Channel {
   WireFormat format_;
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
   long send_window_;  // sends of the channel in flight at once
-  double handshake_s_;      // per slice, before its send (0: none)
+  bool engine_delays_;
+  double delivery_delay_s_;  // Simple's handshake as each slice's latency to its receiver (0: none)
+  double handshake_s_;      // Simple's handshake as the block's work per slice, before its send (0: none)
   double block_Bps_;        // LL's or LL128's pace as the block's time after arrival, data bytes per second (0: none)
   double posted_s_ = 0;     // when the thread block has posted the current slice
   bool consumed_ = false;   // the current item has been received and added; its send waits for posted_s_
@@ -342,17 +348,23 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   // cannot bound a rate (SMPI), the block spends the slice's time after its arrival instead.
   const double pace_Bps = protocol_pace_Bps(ctx);
   const bool engine_paces = pace_Bps > 0 && pace_sends(pace_Bps * wire_per_data(ctx.nccl.protocol));
+  // Simple's handshake is a latency of every step, which each slice pays on its way without holding its
+  // thread block (NCCL's model adds it per step, not per byte): the engine delivers each slice that long
+  // after its transfer. Where the engine cannot (SMPI, S4U), the block spends it before each send instead.
+  const bool simple_handshake = ctx.nccl.protocol == NcclWire::simple && (ctx.nccl.handshake_intra_s > 0 || ctx.nccl.handshake_net_s > 0);
+  const bool engine_delays = simple_handshake && delay_deliveries(0);
   std::vector<Channel> channels;
   channels.reserve(shares.size());
   for (std::size_t c = 0; c < shares.size(); ++c) {
     const std::vector<int>& ring = rings[c];
     const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
-    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx, engine_paces);
+    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx, engine_paces, engine_delays);
   }
 
   run_together(channels);
   for (Channel& channel : channels) channel.finish();
   if (engine_paces) pace_sends(0);
+  if (engine_delays) delay_deliveries(0);
 }
 
 }  // namespace ringsim

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace ringsim {
@@ -21,17 +22,27 @@ struct Blocked {
   bool done() const { return request == nullptr && until_s < 0; }
 };
 
+// Advances every part of PARTS whose time has come by NOW_S; whether any had.
+template <typename Part>
+bool advance_due(std::vector<Part>& parts, std::vector<Blocked>& blocked, double now_s) {
+  bool woke = false;
+  for (std::size_t c = 0; c < parts.size(); ++c)
+    if (blocked[c].until_s >= 0 && blocked[c].until_s <= now_s) blocked[c] = parts[c].advance(now_s), woke = true;
+  return woke;
+}
+
 // Runs PARTS to the end. A Part has Blocked advance(double now_s) (runs until it must wait; NOW_S: the
 // simulated time, when its block's time may be due) and bool paced() (whether it may wait for a time).
 template <typename Part>
 void run_together(std::vector<Part>& parts) {
-  // A part in its thread block's handshake or pace waits for a time. MPI has no wait with a
-  // deadline, so the rank then sleeps until the earliest of those ends and tests its requests on
-  // waking: a slice that arrived on another part meanwhile is taken as arrived in the middle of
-  // that sleep (at most half a slice's block time off either way, where polling more often would
-  // multiply the simulation's events). The clock is MPI_Wtime on purpose: its smpi/wtime sleep lets
-  // the completions of the same instant land before the test; a free read of SimGrid's clock missed
-  // them and moved the IB fixture's 8 MiB by 2.3%.
+  // A part in its thread block's handshake or pace waits for a time. ringsim's engines wait for the
+  // first request or that time (wait_any_until). MPI has no wait with a deadline, so under SMPI the
+  // rank sleeps until the earliest of those times ends and tests its requests on waking: a slice that
+  // arrived on another part meanwhile is taken as arrived in the middle of that sleep (at most half a
+  // slice's block time off either way, where polling more often would multiply the simulation's
+  // events). The clock is MPI_Wtime on purpose: its smpi/wtime sleep lets the completions of the same
+  // instant land before the test; a free read of SimGrid's clock missed them and moved the IB
+  // fixture's 8 MiB by 2.3%.
   const bool timed = std::any_of(parts.begin(), parts.end(), [](const Part& c) { return c.paced(); });
   std::vector<Blocked> blocked(parts.size());
   std::vector<MPI_Request> waiting(parts.size());
@@ -47,13 +58,17 @@ void run_together(std::vector<Part>& parts) {
       any = any || !blocked[c].done();
     }
     if (!any) break;
+    const int count = static_cast<int>(waiting.size());
     int index = MPI_UNDEFINED;
     if (std::isinf(earliest_s)) {
-      MPI_Waitany(static_cast<int>(waiting.size()), waiting.data(), &index, MPI_STATUS_IGNORE);
+      MPI_Waitany(count, waiting.data(), &index, MPI_STATUS_IGNORE);
+      slept_from_s = -1;
+    } else if (const std::optional<int> first = wait_any_until(count, waiting.data(), earliest_s)) {
+      index = *first >= 0 ? *first : MPI_UNDEFINED;
       slept_from_s = -1;
     } else {
       int flag = 0;
-      MPI_Testany(static_cast<int>(waiting.size()), waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
+      MPI_Testany(count, waiting.data(), &index, &flag, MPI_STATUS_IGNORE);
       if (!flag) index = MPI_UNDEFINED;
     }
     const double now_s = timed ? MPI_Wtime() : 0;
@@ -63,10 +78,7 @@ void run_together(std::vector<Part>& parts) {
       continue;
     }
     slept_from_s = -1;
-    bool woke = false;
-    for (std::size_t c = 0; c < parts.size(); ++c)
-      if (blocked[c].until_s >= 0 && blocked[c].until_s <= now_s) blocked[c] = parts[c].advance(now_s), woke = true;
-    if (woke) continue;
+    if (advance_due(parts, blocked, now_s)) continue;
     if (sleep_simulated(earliest_s - now_s)) {
       slept_from_s = now_s;
     } else {
@@ -75,6 +87,5 @@ void run_together(std::vector<Part>& parts) {
     }
   }
 }
-
 
 }  // namespace ringsim

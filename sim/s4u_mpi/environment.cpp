@@ -46,6 +46,9 @@ void ringsim_engine_pace_sends(double bytes_per_second) {
   w.send_shape(w.current_rank()).pace_Bps = bytes_per_second;
 }
 
+// A receive's actor waits on its comm, which ends with the transfer: no later delivery to offer.
+bool ringsim_engine_delay_deliveries(double) { return false; }
+
 void ringsim_engine_scale_sends(double wire_per_byte) {
   RankWorld& w = world();
   w.send_shape(w.current_rank()).wire_per_byte = wire_per_byte;

@@ -88,6 +88,10 @@ void smpi_execute_flops(double flops);
 // actors that sleep with this_actor::sleep_for (engine_probes.cpp).
 void ringsim_engine_sleep(double seconds);
 #define RINGSIM_ENGINE_SLEEP 1
+// MPI_Waitany with a deadline (engine_probes.h wait_any_until): the index of the request that completed
+// first (finished and set to MPI_REQUEST_NULL), or MPI_UNDEFINED once the clock reaches DEADLINE_S.
+int ringsim_engine_wait_any_until(int count, MPI_Request* requests, double deadline_s);
+#define RINGSIM_ENGINE_WAIT_UNTIL 1
 // From now on the calling rank's sends flow at most at BYTES_PER_SECOND of message (0: as fast as the
 // network lets them): a thread block that writes LL's lines at its own pace (nccl_ring_allreduce.cpp).
 // SimGrid's per-comm rate bound; SMPI has no such call (engine_probes.cpp).
@@ -96,6 +100,9 @@ void ringsim_engine_pace_sends(double bytes_per_second);
 // From now on each of the calling rank's sends is charged WIRE_PER_BYTE x its bytes on the network
 // (engine_probes.h scale_sends); with RINGSIM_ENGINE_PACE.
 void ringsim_engine_scale_sends(double wire_per_byte);
+// From now on the calling rank's messages are delivered SECONDS after their transfer ends (engine_probes.h
+// delay_deliveries); false where the engine cannot (the S4U engine).
+bool ringsim_engine_delay_deliveries(double seconds);
 void* ringsim_s4u_shared_malloc(std::size_t bytes);
 void ringsim_s4u_shared_free(void* data);
 #define SMPI_SHARED_MALLOC(bytes) ringsim_s4u_shared_malloc(bytes)

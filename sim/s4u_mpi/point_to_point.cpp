@@ -10,6 +10,10 @@
 #include "shared_buffers.h"
 #include "send_settings.h"
 
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -165,4 +169,22 @@ int MPI_Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Sta
   finish(requests[*index], status);
   requests[*index] = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
+}
+
+int ringsim_engine_wait_any_until(int count, MPI_Request* requests, double deadline_s) {
+  world().settled_rank();
+  std::vector<simgrid::s4u::CommPtr> comms;
+  std::vector<int> positions;
+  if (const int eager = finish_eager_or_collect(count, requests, MPI_STATUS_IGNORE, comms, positions); eager >= 0) return eager;
+  const double left_s = deadline_s - simgrid::s4u::Engine::get_clock();
+  if (comms.empty()) {
+    if (left_s > 0) simgrid::s4u::this_actor::sleep_for(left_s);
+    return MPI_UNDEFINED;
+  }
+  const ssize_t done = left_s > 0 ? simgrid::s4u::Comm::wait_any_for(comms, left_s) : simgrid::s4u::Comm::test_any(comms);
+  if (done < 0) return MPI_UNDEFINED;
+  const int index = positions[static_cast<std::size_t>(done)];
+  finish(requests[index], MPI_STATUS_IGNORE);
+  requests[index] = MPI_REQUEST_NULL;
+  return index;
 }

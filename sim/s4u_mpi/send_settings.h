@@ -16,6 +16,9 @@ constexpr std::size_t kMpiEnvelopeBytes = 16;
 struct SendShape {
   double pace_Bps = 0;        // the most bytes per second a send flows at; 0: unbounded
   double wire_per_byte = 1;   // bytes the network carries per byte of message
+  // How long after its transfer ends a message's receive completes (its sender's completes at the end):
+  // NCCL's per-hop latency beyond the wire (engine_probes.h delay_deliveries); maestro engine only.
+  double delivery_delay_s = 0;
   // What a message of BYTES weighs on the network, its envelope included.
   std::uint64_t payload(std::size_t bytes) const {
     const std::uint64_t wire = wire_per_byte == 1 ? bytes : static_cast<std::uint64_t>(std::llround(wire_per_byte * static_cast<double>(bytes)));

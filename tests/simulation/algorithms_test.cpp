@@ -451,6 +451,33 @@ TEST_CASE("model made for NCCL: nccl_tree's LL chunk pays NCCL's tree network ho
   CHECK((time_s[0] - time_s[1]) * 1e6 == doctest::Approx(6 * 1.8).epsilon(0.01));
 }
 
+TEST_CASE("model made for NCCL: Simple's handshake is a latency of every step, not a cost per byte") {
+  // Two nodes of the public IB cluster (4 + 4 ranks, PCIe, staged through host memory), NCCL 2.6,
+  // Simple at 256 KiB (one slice per step): each of a channel's 2(N-1) = 14 sends reaches its peer the
+  // version's Simple hop latency less LL's later (tuning.cc: 5.7 - 1.0 us over PCIe, 6.6 - 0.9 us
+  // across nodes) without holding the sender's thread block, so the chain of steps pays 13 to 14 of
+  // them; at 2 MiB it adds no more than at 256 KiB (no cost per slice or byte).
+  TempDir dir;
+  const std::string text = R"({"name": "handshake", "topology": ")" RINGSIM_SOURCE_DIR
+                           R"(/topologies/hkbu-100GbIB-8x4.json", "placements": ["4-4"], "algorithms": ["nccl_ring"],
+                              "sizes": ["256KiB", "2MiB"], "iterations": 1, "warmup": 0,
+                              "variants": [{"name": "on", "model": {"nccl": {"version": "2.6", "protocol": "Simple"}}},
+                                           {"name": "off", "model": {"nccl": {"version": "2.6", "protocol": "Simple",
+                                                                              "handshake": false}}}]})";
+  const auto results = run_scenario(dir, text);
+  std::map<std::string, std::vector<double>> time_s;
+  for (const auto& row : results.at("results")) {
+    CHECK(row.at("engine") == "maestro");
+    time_s[row.at("variant").get<std::string>()].push_back(row.at("time_s").get<double>());
+  }
+  REQUIRE(time_s["on"].size() == 2);
+  REQUIRE(time_s["off"].size() == 2);
+  const double added_s = time_s["on"][0] - time_s["off"][0];
+  CHECK(added_s >= 13 * 4.7e-6 * 0.999);
+  CHECK(added_s <= 14 * 5.7e-6);
+  CHECK(time_s["on"][1] - time_s["off"][1] <= added_s);
+}
+
 TEST_CASE("model made for NCCL: LL's time grows at NCCL's LL bandwidth, the same on the S4U and maestro engines") {
   // Two 4-GPU nodes of the public IB cluster, NCCL 2.6: LL's bus bandwidth is a quarter of the
   // channel's (tuning.cc), half of what its flags on the wire leave; each channel's thread block paces
