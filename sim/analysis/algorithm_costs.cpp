@@ -439,9 +439,7 @@ std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, co
   if (model.network != "NCCL") return std::nullopt;
   const std::optional<NcclCase> c = nccl_case_of(model, placement);
   if (!c || c->ranks < 2 || c->channels < 1) return std::nullopt;
-  const double channels = c->channels;
-  return NcclBlockRates{nccl_ring_bus_GBps(*c, NcclProtocol::ll) * 1e9 / channels,
-                        nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9 / channels};
+  return NcclBlockRates{nccl_ring_bus_GBps(*c, NcclProtocol::ll) * 1e9, nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9};
 }
 
 NcclTreeHops nccl_tree_hops(const NcclCase& c) {

@@ -133,8 +133,9 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
 std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const PlacementSpec& placement,
                                                std::string_view algorithm);
 
-// How fast one channel's thread block moves LL's and LL128's data, bytes of data per second: NCCL's
-// bus bandwidth for the protocol over the channels that run. In NCCL's model LL reaches a quarter of
+// How fast the thread blocks of the channels that run move LL's and LL128's data together, bytes of
+// data per second: NCCL's bus bandwidth for the protocol, each block its share (nccl_launch.h: a small
+// call runs on fewer channels, each faster). In NCCL's model LL reaches a quarter of
 // the channel's bandwidth before 2.21 (half for its flags, half for its polling) and half from then,
 // both capped by llMaxBws from 2.8; the wire carries only the flags' half, so the block paces the rest.
 // LL128 gets 0.92 of the bus (120/128 before 2.7), capped per channel.

@@ -2,6 +2,7 @@
 
 #include "../analysis/algorithm_costs.h"
 #include "../analysis/nccl_choice.h"
+#include "../analysis/nccl_launch.h"
 #include "../analysis/nccl_nvls_costs.h"
 #include "../analysis/nccl_rails.h"
 #include "../common/atomic_file.h"
@@ -18,18 +19,23 @@ namespace ringsim {
 namespace {
 
 // nccl_ring's (nccl_tree's, nccl's) channels, NCCL_BUFFSIZE, and protocol (and for nccl the algorithm)
-// per size, as NCCL would choose them (algorithm_costs.h, nccl_choice.h).
+// per size, as NCCL would choose them (algorithm_costs.h, nccl_choice.h) and launch them (nccl_launch.h).
 std::vector<std::string> nccl_arguments(const Scenario& scenario, const SimulationCase& spec) {
   const NcclSettings settings = scenario.model.effective_nccl();
   const std::optional<NcclCase> nccl = nccl_case_of(scenario.model, spec.placement);
-  std::string protocols, algorithms;
+  std::string channels, protocols, algorithms;
   for (std::uint64_t bytes : scenario.sizes) {
     const NcclChoice choice = *nccl_choice_at(scenario.model, nccl, spec.algorithm, bytes);
+    const bool ring_or_tree = choice.algorithm == NcclAlgorithmKind::ring || choice.algorithm == NcclAlgorithmKind::tree;
+    const int launched = !nccl ? settings.channels.value_or(2)
+                         : ring_or_tree ? nccl_launch_channels(*nccl, choice.algorithm, choice.prediction.protocol, bytes)
+                                        : nccl->channels;
+    channels += (channels.empty() ? "" : ",") + std::to_string(launched);
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
     algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
   }
-  std::vector<std::string> arguments{"--nccl-channels", std::to_string(nccl ? nccl->channels : settings.channels.value_or(2)),
-                                     "--nccl-buffsize", std::to_string(settings.buffsize), "--nccl-protocols", protocols};
+  std::vector<std::string> arguments{"--nccl-channels", channels, "--nccl-buffsize", std::to_string(settings.buffsize),
+                                     "--nccl-protocols", protocols};
   // Under the model made for NCCL only: its channels poll with MPI_Testany, free there (model_settings.cpp).
   if (const std::optional<NcclHandshake> handshake = nccl_handshake_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake->intra_s * 1e6, handshake->net_s * 1e6)});

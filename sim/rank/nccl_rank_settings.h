@@ -19,10 +19,11 @@ struct NcclRankSettings {
   // the slice's send may start: to a GPU of the same node, and to another node. 0: none.
   double handshake_intra_s = 0;
   double handshake_net_s = 0;
-  // LL's and LL128's pace per channel: bytes of data per second its thread block moves (NCCL's model's
-  // bus bandwidth for the protocol over the channels). 0: the wire alone paces it.
-  double ll_block_Bps = 0;
-  double ll128_block_Bps = 0;
+  // LL's and LL128's pace: bytes of data per second the thread blocks of all the channels that run move
+  // together (NCCL's model's bus bandwidth for the protocol), each block its share. 0: the wire alone
+  // paces them.
+  double ll_bus_Bps = 0;
+  double ll128_bus_Bps = 0;
   // nccl_tree's thread block per chunk it sends to another node, under LL and LL128: NCCL's model's
   // tree network hop less its ring's (tuning.cc), which the links' latencies already carry. 0: none.
   double tree_hop_ll_s = 0;

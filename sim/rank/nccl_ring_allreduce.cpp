@@ -61,8 +61,8 @@ WireFormat format_of(const NcclRankSettings& settings) {
 
 // How fast one channel's thread block moves LL's or LL128's data, bytes per second (0: unpaced).
 double protocol_pace_Bps(const AllreduceContext& ctx) {
-  if (ctx.nccl.protocol == NcclWire::ll) return ctx.nccl.ll_block_Bps;
-  return ctx.nccl.protocol == NcclWire::ll128 ? ctx.nccl.ll128_block_Bps : 0.0;
+  const double bus_Bps = ctx.nccl.protocol == NcclWire::ll ? ctx.nccl.ll_bus_Bps : ctx.nccl.protocol == NcclWire::ll128 ? ctx.nccl.ll128_bus_Bps : 0.0;
+  return bus_Bps / std::max(1, ctx.nccl.channels);
 }
 
 // Bytes on the wire per byte of data (the flags).

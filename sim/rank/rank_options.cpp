@@ -32,9 +32,9 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
     nccl.handshake_intra_s = first * 1e-6;
     nccl.handshake_net_s = second * 1e-6;
   } else if (flag == "--nccl-block-rates") {
-    if (!read) return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates per channel in GB/s such as 1.5,9.2";
-    nccl.ll_block_Bps = first * 1e9;
-    nccl.ll128_block_Bps = second * 1e9;
+    if (!read) return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates over all channels in GB/s such as 1.5,9.2";
+    nccl.ll_bus_Bps = first * 1e9;
+    nccl.ll128_bus_Bps = second * 1e9;
   } else if (flag == "--nccl-nvls") {
     if (!read || first <= 0 || first > 1) return "--nccl-nvls takes EFFICIENCY,LATENCY_US: NVLS's share of NVLink (0 to 1) and its latency, such as 0.85,25";
     nccl.nvls_efficiency = first;
@@ -50,8 +50,15 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
 // --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
-    if (!parse_number(value, options.nccl.channels) || options.nccl.channels < 1 || options.nccl.channels > 64)
-      return "--nccl-channels takes an integer from 1 to 64";
+    options.nccl_channels.clear();
+    for (std::size_t from = 0; from <= value.size();) {
+      const std::size_t comma = std::min(value.find(',', from), value.size());
+      int channels = 0;
+      if (!parse_number(value.substr(from, comma - from), channels) || channels < 1 || channels > 64)
+        return "--nccl-channels takes integers from 1 to 64, comma-separated (one per size)";
+      options.nccl_channels.push_back(channels);
+      from = comma + 1;
+    }
   } else if (flag == "--nccl-buffsize") {
     if (!parse_number(value, options.nccl.buffsize) || options.nccl.buffsize < 4096 || options.nccl.buffsize % 4096 != 0)
       return "--nccl-buffsize takes a byte count, a multiple of 4096";

@@ -23,8 +23,9 @@ struct RankOptions {
   std::string count_messages_file;  // test hook: the run's network message count (engine_probes.h)
   // Under SMPI, buffers hold real values (and results are checked) while size x ranks stays within this.
   std::uint64_t check_limit_bytes = 128ULL << 20;
-  // nccl_ring: --nccl-channels, --nccl-buffsize, and --nccl-protocols (one per size, or one for all).
+  // nccl_ring: --nccl-buffsize, and --nccl-channels and --nccl-protocols (one per size, or one for all).
   NcclRankSettings nccl;
+  std::vector<int> nccl_channels;
   std::vector<NcclWire> nccl_protocols;
   std::vector<NcclAlgorithmKind> nccl_algorithms;  // nccl: --nccl-algorithms Ring|Tree,... (one per size, or one for all)
   // --nccl-rails LIST (rank_nodes.h's format): 1 + the NIC beside each rank's GPU, 0 for none. Stored
@@ -33,6 +34,7 @@ struct RankOptions {
 
   NcclRankSettings nccl_for(std::size_t size_index) const {
     NcclRankSettings settings = nccl;
+    if (!nccl_channels.empty()) settings.channels = nccl_channels[std::min(size_index, nccl_channels.size() - 1)];
     if (!nccl_protocols.empty()) settings.protocol = nccl_protocols[std::min(size_index, nccl_protocols.size() - 1)];
     if (!nccl_algorithms.empty()) settings.algorithm = nccl_algorithms[std::min(size_index, nccl_algorithms.size() - 1)];
     return settings;
@@ -45,7 +47,7 @@ std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& op
 inline constexpr const char* kRankUsage =
     "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
-    "                    [--count-messages FILE] [--nccl-channels C] [--nccl-buffsize BYTES]\n"
+    "                    [--count-messages FILE] [--nccl-channels C,...] [--nccl-buffsize BYTES]\n"
     "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US]\n"
     "                    [--nccl-block-rates LL_GBPS,LL128_GBPS] [--nccl-tree-hops LL_US,LL128_US]\n"
     "                    [--nccl-nvls EFFICIENCY,LATENCY_US]\n"

@@ -2,6 +2,7 @@
 // from src/graph/tuning.cc of each era (microseconds and GB/s, as tuning.cc counts them).
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/analysis/nccl_intra_search.h"
+#include "../../sim/analysis/nccl_launch.h"
 #include "../../sim/platform/topology.h"
 
 #include <doctest/doctest.h>
@@ -200,4 +201,28 @@ TEST_CASE("Simple's handshake per slice is its hop latency less LL's: 2.6 PCIe 4
   const NcclHandshake seven = nccl_simple_handshake(nvlink);
   CHECK(seven.intra_s * 1e6 == doctest::Approx(3.4 - 0.47));
   CHECK(seven.net_s * 1e6 == doctest::Approx(9.6 - 2.7));
+}
+
+TEST_CASE("small calls run on fewer channels: NCCL's launch rule, channels x threads x bytes per thread") {
+  // 32 ranks on 8 nodes, 2 channels (the IB fixture): a ring's LL needs 8 x 32 bytes per thread of
+  // its 512, 128 KiB per channel; the tree's LL 8 x 512 = 4 KiB; LL128 8 x 640; Simple 64 x 256 (a ring
+  // whose search found 12.5 GB/s: more than PCIe Gen3 x16's 12, so 512 threads) or 64 x 512 for the tree.
+  NcclCase c = pcie_case(2, 6, 32, 8);
+  c.channel_bandwidth_Bps = 12.5e9;
+  CHECK(nccl_max_threads(c, NcclAlgorithmKind::ring, NcclProtocol::simple) == 512);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::ring, NcclProtocol::ll, 256 << 10) == 2);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::ring, NcclProtocol::ll, (256 << 10) - 4) == 1);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::ring, NcclProtocol::ll, 64 << 10) == 1);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::tree, NcclProtocol::ll, 8 << 10) == 2);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::tree, NcclProtocol::ll, 4 << 10) == 1);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::ring, NcclProtocol::simple, 64 << 10) == 2);
+  CHECK(nccl_launch_channels(c, NcclAlgorithmKind::ring, NcclProtocol::simple, 32 << 10) == 1);
+  // 10 GbE: 1.25 GB/s found, at most PCIe Gen3 x16: the ring's Simple gets 256 threads.
+  CHECK(nccl_max_threads(pcie_case(2, 6, 32, 8), NcclAlgorithmKind::ring, NcclProtocol::simple) == 256);
+  // 80 ranks on 32 channels: LL needs 8 x 80 x 512 bytes per channel, 1 MiB runs on 3; LL128 5 KiB.
+  NcclCase rails = pcie_case(2, 29, 80, 10);
+  rails.channels = 32;
+  CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll, 1 << 20) == 3);
+  CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll128, 160 << 10) == 32);
+  CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll128, 80 << 10) == 16);
 }

@@ -26,8 +26,8 @@ TEST_CASE("rank options: the handshake, the LL and LL128 pace and the tree's hop
   CHECK(options.nccl.tree_hop_ll128_s == doctest::Approx(5e-6));
   CHECK(options.nccl.handshake_intra_s == doctest::Approx(4.7e-6));
   CHECK(options.nccl.handshake_net_s == doctest::Approx(5.7e-6));
-  CHECK(options.nccl.ll_block_Bps == doctest::Approx(1.5e9));
-  CHECK(options.nccl.ll128_block_Bps == doctest::Approx(9.25e9));
+  CHECK(options.nccl.ll_bus_Bps == doctest::Approx(1.5e9));
+  CHECK(options.nccl.ll128_bus_Bps == doctest::Approx(9.25e9));
 }
 
 TEST_CASE("rank options: a pair with a value missing, left over, negative or not a number is refused") {
