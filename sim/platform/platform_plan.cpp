@@ -123,7 +123,7 @@ Hops PlatformPlan::hop(std::size_t link, Crossing crossing) const {
 
 Hops PlatformPlan::gpu_to_gpu(std::size_t node_index, int a, int b) const {
   const PlanNode& node = nodes_[node_index];
-  if (node.fabric.size() == 1) {
+  if (node.shared_bus()) {
     // Declared once per GPU pair (the lower GPU first), symmetrical: the way back is reversed.
     Hops hops = hop(node.fabric.front(), Crossing::whole);
     if (a > b) std::reverse(hops.begin(), hops.end());
@@ -137,7 +137,7 @@ Hops PlatformPlan::gpu_to_gpu(std::size_t node_index, int a, int b) const {
 
 Hops PlatformPlan::to_host(std::size_t node_index, int gpu, Crossing crossing) const {
   const PlanNode& node = nodes_[node_index];
-  if (node.fabric.size() == 1) return hop(node.fabric.front(), Crossing::whole);
+  if (node.shared_bus()) return hop(node.fabric.front(), Crossing::whole);
   const int pcie_switch = pcie_switch_of_gpu(*node.spec, gpu);
   Hops hops = hop(node.fabric[gpu], crossing);
   if (pcie_switch >= 0) append(hops, hop(node.pcie_switches[pcie_switch], crossing));

@@ -62,10 +62,12 @@ struct PlanNode {
   std::string router;
   std::vector<std::string> hosts;         // one per GPU
   std::vector<std::size_t> declared;      // links declared in the node's zone, in document order
-  std::vector<std::size_t> fabric;        // nvlink: the port of each GPU; pcie/shm: the one bus
+  std::vector<std::size_t> fabric;        // ports (nvlink, or "fabric": "ports"): one per GPU; else the one bus
   std::vector<std::size_t> nics;
   std::vector<std::size_t> stacks;        // per GPU, under a process stack
   std::vector<std::size_t> pcie_switches; // the uplinks of the node's PCIe switches (NodeSpec::switch_gpus)
+  // Whether the node's GPUs share one bus (else each has its own port, even where a node has one GPU).
+  bool shared_bus() const { return !spec->intra_ports; }
 };
 
 struct PlanRack {

@@ -46,7 +46,7 @@ class XmlWriter {
     line(fmt::format(R"(<router id="{}"/>)", node.router));
     for (std::size_t link_index : node.declared) line(link(link_index));
     const int gpus = static_cast<int>(node.hosts.size());
-    const bool one_bus = node.fabric.size() == 1;
+    const bool one_bus = node.shared_bus();
     for (int a = 0; a < gpus; ++a)
       for (int b = a + 1; b < gpus; ++b) {
         if (one_bus) {
