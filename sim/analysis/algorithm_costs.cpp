@@ -280,6 +280,12 @@ NcclHandshake nccl_simple_handshake(const NcclCase& c) {
   const double* intra = c.nvlink ? k.nvlink : k.pcie;
   return {(intra[kNcclSimple] - intra[kNcclLL]) * 1e-6, (k.net[kNcclSimple] - k.net[kNcclLL]) * 1e-6};
 }
+NcclHandshake nccl_ll128_hop_extra(const NcclCase& c) {
+  const RingConstants& k = constants_of(c.version);
+  const double* intra = c.nvlink ? k.nvlink : k.pcie;
+  const double* net = ring_network_hop_us(k, c);
+  return {(intra[kNcclLL128] - intra[kNcclLL]) * 1e-6, (net[kNcclLL128] - net[kNcclLL]) * 1e-6};
+}
 double nccl_ll_max_GBps(const NcclCase& c) { return ll_max_GBps(c); }
 
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol) {
@@ -433,6 +439,15 @@ std::optional<NcclHandshake> nccl_handshake_of(const ModelSettings& model, const
   return nccl_simple_handshake(*c);
 }
 
+std::optional<NcclHandshake> nccl_ll128_hops_of(const ModelSettings& model, const PlacementSpec& placement,
+                                                std::string_view algorithm) {
+  if (algorithm != "nccl_ring" && algorithm != "nccl") return std::nullopt;
+  if (model.network != "NCCL" || !model.effective_nccl().handshake) return std::nullopt;
+  const std::optional<NcclCase> c = nccl_case_of(model, placement);
+  if (!c || !nccl_protocol_enabled(*c, NcclProtocol::ll128)) return std::nullopt;
+  return nccl_ll128_hop_extra(*c);
+}
+
 std::optional<NcclBlockRates> nccl_block_rates_of(const ModelSettings& model, const PlacementSpec& placement,
                                                   std::string_view algorithm) {
   if (algorithm != "nccl_ring" && algorithm != "nccl") return std::nullopt;
@@ -459,7 +474,8 @@ std::optional<NcclTreeHops> nccl_tree_hops_of(const ModelSettings& model, const 
 }
 
 bool nccl_paces_slices(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
-  return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_block_rates_of(model, placement, algorithm).has_value() ||
+  return nccl_handshake_of(model, placement, algorithm).has_value() || nccl_ll128_hops_of(model, placement, algorithm).has_value() ||
+         nccl_block_rates_of(model, placement, algorithm).has_value() ||
          nccl_tree_hops_of(model, placement, algorithm).has_value() || nccl_nvls_run_of(model, placement, algorithm).has_value();
 }
 

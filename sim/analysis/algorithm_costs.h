@@ -89,6 +89,15 @@ struct NcclHandshake {
 };
 NcclHandshake nccl_simple_handshake(const NcclCase& c);
 
+// LL128's hop latency less LL's, in seconds (tuning.cc hwLat): inside a node (NVLink or PCIe) and
+// across nodes (the ring's network hop, the tree's with one rank per node from 2.23): 1.3 us over NVLink
+// and across nodes from 2.7, 2.1 and 1.6 in 2.5-2.6.
+NcclHandshake nccl_ll128_hop_extra(const NcclCase& c);
+// For ALGORITHM (nccl_ring, or nccl) on PLACEMENT under the model made for NCCL with its handshake
+// asked for (the default), where LL128 is enabled (nccl_protocol_enabled); nullopt elsewhere. The maestro engine delivers each LL128 slice that much later.
+std::optional<NcclHandshake> nccl_ll128_hops_of(const ModelSettings& model, const PlacementSpec& placement,
+                                                std::string_view algorithm);
+
 // The bus bandwidth NCCL's model gives its ring under PROTOCOL (auto_choice is not one), GB/s: the
 // search's channels at their bandwidth, with LL's factor and cap and LL128's (tuning.cc).
 double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol);

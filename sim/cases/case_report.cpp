@@ -40,6 +40,9 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   if (const std::optional<NcclHandshake> handshake = nccl_handshake_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake->intra_s * 1e6, handshake->net_s * 1e6)});
   }
+  if (const std::optional<NcclHandshake> hops = nccl_ll128_hops_of(scenario.model, spec.placement, spec.algorithm)) {
+    arguments.insert(arguments.end(), {"--nccl-ll128-hops", fmt::format("{:g},{:g}", hops->intra_s * 1e6, hops->net_s * 1e6)});
+  }
   if (const std::optional<NcclBlockRates> rates = nccl_block_rates_of(scenario.model, spec.placement, spec.algorithm)) {
     arguments.insert(arguments.end(), {"--nccl-block-rates", fmt::format("{:.6g},{:.6g}", rates->ll_Bps / 1e9, rates->ll128_Bps / 1e9)});
   }

@@ -19,6 +19,10 @@ struct NcclRankSettings {
   // the slice's send may start: to a GPU of the same node, and to another node. 0: none.
   double handshake_intra_s = 0;
   double handshake_net_s = 0;
+  // LL128's hop latency beyond LL's (which the links carry), to a GPU of the same node and to another
+  // node: a latency each LL128 slice pays on its way. 0: none.
+  double ll128_hop_intra_s = 0;
+  double ll128_hop_net_s = 0;
   // LL's and LL128's pace: bytes of data per second the thread blocks of all the channels that run move
   // together (NCCL's model's bus bandwidth for the protocol), each block its share. 0: the wire alone
   // paces them.

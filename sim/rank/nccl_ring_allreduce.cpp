@@ -97,7 +97,7 @@ class Channel {
       : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
-        engine_delays_(engine_delays), delivery_delay_s_(engine_delays ? handshake_of(ctx) : 0.0),
+        engine_delays_(engine_delays), delivery_delay_s_(engine_delays ? hop_latency_of(ctx) : 0.0),
         handshake_s_(engine_delays ? 0.0 : handshake_of(ctx)), block_Bps_(engine_paces ? 0.0 : protocol_pace_Bps(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
     // One pass over the schedule for its totals; the schedule itself is walked by cursors, never stored
     // (about 4N items per channel and rank: N-squared memory over a run).
@@ -295,6 +295,11 @@ class Channel {
     if (ctx.nccl.protocol != NcclWire::simple) return 0;
     return sends_to_same_node(ctx) ? ctx.nccl.handshake_intra_s : ctx.nccl.handshake_net_s;
   }
+  // The protocol's hop latency beyond the links' on this connection: Simple's handshake or LL128's.
+  double hop_latency_of(const AllreduceContext& ctx) const {
+    if (ctx.nccl.protocol != NcclWire::ll128) return handshake_of(ctx);
+    return sends_to_same_node(ctx) ? ctx.nccl.ll128_hop_intra_s : ctx.nccl.ll128_hop_net_s;
+  }
 
   // The thread block's own time on ITEM before its send may start: Simple's handshake, or the slice's
   // data at LL's or LL128's pace.
@@ -309,7 +314,7 @@ class Channel {
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
   long send_window_;  // sends of the channel in flight at once
   bool engine_delays_;
-  double delivery_delay_s_;  // Simple's handshake as each slice's latency to its receiver (0: none)
+  double delivery_delay_s_;  // Simple's handshake or LL128's hop as each slice's latency to its receiver (0: none)
   double handshake_s_;      // Simple's handshake as the block's work per slice, before its send (0: none)
   double block_Bps_;        // LL's or LL128's pace as the block's time after arrival, data bytes per second (0: none)
   double posted_s_ = 0;     // when the thread block has posted the current slice
@@ -348,11 +353,13 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   // cannot bound a rate (SMPI), the block spends the slice's time after its arrival instead.
   const double pace_Bps = protocol_pace_Bps(ctx);
   const bool engine_paces = pace_Bps > 0 && pace_sends(pace_Bps * wire_per_data(ctx.nccl.protocol));
-  // Simple's handshake is a latency of every step, which each slice pays on its way without holding its
-  // thread block (NCCL's model adds it per step, not per byte): the engine delivers each slice that long
-  // after its transfer. Where the engine cannot (SMPI, S4U), the block spends it before each send instead.
+  // Simple's handshake, and LL128's hop beyond LL's, are latencies of every step, which each slice pays on
+  // its way without holding its thread block (NCCL's model adds them per step, not per byte): the engine
+  // delivers each slice that long after its transfer. Where the engine cannot (SMPI, S4U), the block
+  // spends Simple's handshake before each send instead, and LL128 goes without.
   const bool simple_handshake = ctx.nccl.protocol == NcclWire::simple && (ctx.nccl.handshake_intra_s > 0 || ctx.nccl.handshake_net_s > 0);
-  const bool engine_delays = simple_handshake && delay_deliveries(0);
+  const bool ll128_hops = ctx.nccl.protocol == NcclWire::ll128 && (ctx.nccl.ll128_hop_intra_s > 0 || ctx.nccl.ll128_hop_net_s > 0);
+  const bool engine_delays = (simple_handshake || ll128_hops) && delay_deliveries(0);
   std::vector<Channel> channels;
   channels.reserve(shares.size());
   for (std::size_t c = 0; c < shares.size(); ++c) {

@@ -31,6 +31,10 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
     if (!read) return "--nccl-handshake takes INTRA_US,NET_US, two microsecond counts such as 4.7,5.7";
     nccl.handshake_intra_s = first * 1e-6;
     nccl.handshake_net_s = second * 1e-6;
+  } else if (flag == "--nccl-ll128-hops") {
+    if (!read) return "--nccl-ll128-hops takes INTRA_US,NET_US, two microsecond counts such as 1.3,1.3";
+    nccl.ll128_hop_intra_s = first * 1e-6;
+    nccl.ll128_hop_net_s = second * 1e-6;
   } else if (flag == "--nccl-block-rates") {
     if (!read) return "--nccl-block-rates takes LL_GBPS,LL128_GBPS, two rates over all channels in GB/s such as 1.5,9.2";
     nccl.ll_bus_Bps = first * 1e9;
@@ -47,7 +51,7 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
   return "";
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     options.nccl_channels.clear();
@@ -73,7 +77,7 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else return "--nccl-protocols takes LL, LL128 or Simple, comma-separated (one per size)";
       from = comma + 1;
     }
-  } else if (flag == "--nccl-handshake" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops" || flag == "--nccl-nvls") {
+  } else if (flag == "--nccl-handshake" || flag == "--nccl-ll128-hops" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops" || flag == "--nccl-nvls") {
     return parse_nccl_pair(flag, value, options.nccl);
   } else if (flag == "--nccl-version") {
     if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)

@@ -49,6 +49,7 @@ inline constexpr const char* kRankUsage =
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C,...] [--nccl-buffsize BYTES]\n"
     "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US]\n"
+    "                    [--nccl-ll128-hops INTRA_US,NET_US]\n"
     "                    [--nccl-block-rates LL_GBPS,LL128_GBPS] [--nccl-tree-hops LL_US,LL128_US]\n"
     "                    [--nccl-nvls EFFICIENCY,LATENCY_US]\n"
     "                    [--nccl-algorithms Ring|Tree,...] [--nccl-version 218] [--nccl-rails LIST]\n"

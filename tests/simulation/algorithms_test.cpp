@@ -478,6 +478,27 @@ TEST_CASE("model made for NCCL: Simple's handshake is a latency of every step, n
   CHECK(time_s["on"][1] - time_s["off"][1] <= added_s);
 }
 
+TEST_CASE("model made for NCCL: LL128 pays its hop latency beyond LL's on every step, on NVLink") {
+  // One DGX A100 node (8 ranks on NVSwitch), NCCL 2.18, LL128: each of the 2(N-1) = 14 steps of the chain
+  // pays LL128's NVLink hop less LL's (tuning.cc: 1.9 - 0.47 us), at 64 KiB and at 1 MiB alike.
+  TempDir dir;
+  const std::string text = R"({"name": "ll128", "topology": ")" RINGSIM_SOURCE_DIR
+                           R"(/topologies/dgx-a100-pair.json", "placements": ["8"], "algorithms": ["nccl_ring"],
+                              "sizes": ["64KiB", "1MiB"], "iterations": 1, "warmup": 0,
+                              "variants": [{"name": "on", "model": {"nccl": {"version": "2.18", "protocol": "LL128"}}},
+                                           {"name": "off", "model": {"nccl": {"version": "2.18", "protocol": "LL128",
+                                                                              "handshake": false}}}]})";
+  const auto results = run_scenario(dir, text);
+  std::map<std::string, std::vector<double>> time_s;
+  for (const auto& row : results.at("results")) time_s[row.at("variant").get<std::string>()].push_back(row.at("time_s").get<double>());
+  REQUIRE(time_s["on"].size() == 2);
+  REQUIRE(time_s["off"].size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CAPTURE(i);
+    CHECK(time_s["on"][i] - time_s["off"][i] == doctest::Approx(14 * (1.9 - 0.47) * 1e-6).epsilon(0.01));
+  }
+}
+
 TEST_CASE("model made for NCCL: LL's time grows at NCCL's LL bandwidth, the same on the S4U and maestro engines") {
   // Two 4-GPU nodes of the public IB cluster, NCCL 2.6: LL's bus bandwidth is a quarter of the
   // channel's (tuning.cc), half of what its flags on the wire leave; each channel's thread block paces
@@ -555,10 +576,9 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
         const auto& [previous_time, previous_busbw, previous_ran] = by_size[i - 1];
         CAPTURE(ran);
         if (name != "auto") CHECK(ran == "Ring/" + name);  // a forced protocol runs at every size
-        // NCCL picks by its own model's times. Where it switches protocol the simulated time may fall:
-        // on the NVLink pairs from LL at 1 MiB to LL128 at 2 MiB (LL paced at NCCL's LL bandwidth,
-        // LL128 charged no per-hop latency beyond LL's), on the H100 pair from LL128 at 16 MiB to
-        // Simple at 32 MiB (5%; docs/algorithms.md). Within a protocol it never does.
+        // NCCL picks by its own model's times. Where it switches protocol the simulated time may fall
+        // (it did from LL at 1 MiB to LL128 at 2 MiB on the NVLink pairs before LL128 paid its hop
+        // latency beyond LL's; docs/algorithms.md). Within a protocol it never does.
         if (name == "auto" && c.nvlink && ran != previous_ran) continue;
         // At 2 and 4 KiB every piece is 16 bytes or empty, and the latency-bound times differ by the
         // order of equal events: 2e-4 of the time on two DGX A100 nodes with synchronous sends.
