@@ -451,51 +451,56 @@ TEST_CASE("model made for NCCL: nccl_tree's LL chunk pays NCCL's tree network ho
   CHECK((time_s[0] - time_s[1]) * 1e6 == doctest::Approx(6 * 1.8).epsilon(0.01));
 }
 
+namespace {
+
+// The simulated times of nccl_ring on TOPOLOGY and PLACEMENT at SIZES (a JSON list) under PROTOCOL, NCCL
+// VERSION and the model made for NCCL, with its handshake (and LL128's hop) on and off, per size.
+struct HandshakeTimes {
+  std::vector<double> on_s, off_s;
+};
+HandshakeTimes handshake_times(const std::string& topology, const std::string& placement, const std::string& sizes,
+                               const std::string& version, const std::string& protocol) {
+  TempDir dir;
+  const std::string nccl = R"("version": ")" + version + R"(", "protocol": ")" + protocol + R"(")";
+  const std::string text = R"({"name": "handshake", "topology": ")" RINGSIM_SOURCE_DIR "/topologies/" + topology +
+                           R"(", "placements": [")" + placement + R"("], "algorithms": ["nccl_ring"], "sizes": )" + sizes +
+                           R"(, "iterations": 1, "warmup": 0, "variants": [{"name": "on", "model": {"nccl": {)" + nccl +
+                           R"(}}}, {"name": "off", "model": {"nccl": {)" + nccl + R"(, "handshake": false}}}]})";
+  const nlohmann::json results = run_scenario(dir, text);
+  HandshakeTimes times;
+  for (const auto& row : results.at("results")) {
+    CHECK(row.at("engine") == "maestro");
+    (row.at("variant") == "on" ? times.on_s : times.off_s).push_back(row.at("time_s").get<double>());
+  }
+  return times;
+}
+
+}  // namespace
+
 TEST_CASE("model made for NCCL: Simple's handshake is a latency of every step, not a cost per byte") {
   // Two nodes of the public IB cluster (4 + 4 ranks, PCIe, staged through host memory), NCCL 2.6,
   // Simple at 256 KiB (one slice per step): each of a channel's 2(N-1) = 14 sends reaches its peer the
   // version's Simple hop latency less LL's later (tuning.cc: 5.7 - 1.0 us over PCIe, 6.6 - 0.9 us
   // across nodes) without holding the sender's thread block, so the chain of steps pays 13 to 14 of
   // them; at 2 MiB it adds no more than at 256 KiB (no cost per slice or byte).
-  TempDir dir;
-  const std::string text = R"({"name": "handshake", "topology": ")" RINGSIM_SOURCE_DIR
-                           R"(/topologies/hkbu-100GbIB-8x4.json", "placements": ["4-4"], "algorithms": ["nccl_ring"],
-                              "sizes": ["256KiB", "2MiB"], "iterations": 1, "warmup": 0,
-                              "variants": [{"name": "on", "model": {"nccl": {"version": "2.6", "protocol": "Simple"}}},
-                                           {"name": "off", "model": {"nccl": {"version": "2.6", "protocol": "Simple",
-                                                                              "handshake": false}}}]})";
-  const auto results = run_scenario(dir, text);
-  std::map<std::string, std::vector<double>> time_s;
-  for (const auto& row : results.at("results")) {
-    CHECK(row.at("engine") == "maestro");
-    time_s[row.at("variant").get<std::string>()].push_back(row.at("time_s").get<double>());
-  }
-  REQUIRE(time_s["on"].size() == 2);
-  REQUIRE(time_s["off"].size() == 2);
-  const double added_s = time_s["on"][0] - time_s["off"][0];
+  const HandshakeTimes t = handshake_times("hkbu-100GbIB-8x4.json", "4-4", R"(["256KiB", "2MiB"])", "2.6", "Simple");
+  REQUIRE(t.on_s.size() == 2);
+  REQUIRE(t.off_s.size() == 2);
+  const double added_s = t.on_s[0] - t.off_s[0];
   CHECK(added_s >= 13 * 4.7e-6 * 0.999);
   CHECK(added_s <= 14 * 5.7e-6);
-  CHECK(time_s["on"][1] - time_s["off"][1] <= added_s);
+  CHECK(t.on_s[1] - t.off_s[1] <= added_s);
 }
 
 TEST_CASE("model made for NCCL: LL128 pays its hop latency beyond LL's on every step, on NVLink") {
   // One DGX A100 node (8 ranks on NVSwitch), NCCL 2.18, LL128: each of the 2(N-1) = 14 steps of the chain
   // pays LL128's NVLink hop less LL's (tuning.cc: 1.9 - 0.47 us), at 64 KiB and at 1 MiB alike.
-  TempDir dir;
-  const std::string text = R"({"name": "ll128", "topology": ")" RINGSIM_SOURCE_DIR
-                           R"(/topologies/dgx-a100-pair.json", "placements": ["8"], "algorithms": ["nccl_ring"],
-                              "sizes": ["64KiB", "1MiB"], "iterations": 1, "warmup": 0,
-                              "variants": [{"name": "on", "model": {"nccl": {"version": "2.18", "protocol": "LL128"}}},
-                                           {"name": "off", "model": {"nccl": {"version": "2.18", "protocol": "LL128",
-                                                                              "handshake": false}}}]})";
-  const auto results = run_scenario(dir, text);
-  std::map<std::string, std::vector<double>> time_s;
-  for (const auto& row : results.at("results")) time_s[row.at("variant").get<std::string>()].push_back(row.at("time_s").get<double>());
-  REQUIRE(time_s["on"].size() == 2);
-  REQUIRE(time_s["off"].size() == 2);
+  const HandshakeTimes t = handshake_times("dgx-a100-pair.json", "8", R"(["64KiB", "1MiB"])", "2.18", "LL128");
+  REQUIRE(t.on_s.size() == 2);
+  REQUIRE(t.off_s.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
     CAPTURE(i);
-    CHECK(time_s["on"][i] - time_s["off"][i] == doctest::Approx(14 * (1.9 - 0.47) * 1e-6).epsilon(0.01));
+    CHECK(t.on_s[i] - t.off_s[i] == doctest::Approx(14 * (1.9 - 0.47) * 1e-6).epsilon(0.01));
   }
 }
 
