@@ -302,17 +302,28 @@ namespace {
 // NCCL 2.4 had no time model: enqueue.cc's getKernelInfo takes LL up to a threshold that grows with
 // the threads and channels LL would use (bytes per thread 64 from Volta on, 32 before, doubled on
 // several nodes; LL itself at most 8 per thread and 256 threads), Simple above.
-NcclProtocol nccl24_protocol(const NcclCase& c, std::uint64_t bytes) {
+struct Nccl24Launch {
+  double per_thread, threads, channels;
+};
+Nccl24Launch nccl24_launch(const NcclCase& c, std::uint64_t bytes) {
   const double per_thread = (c.compute_capability >= 70 ? 64.0 : 32.0) * (c.nodes > 1 ? 2 : 1);
   const double per_thread_ll = std::min(per_thread, 8.0);
   const double b = static_cast<double>(bytes), chunks = c.ranks;  // a ring allreduce loop is N chunks
   double threads = 64;
   while (std::ceil(b / (threads * chunks)) > per_thread_ll && 2 * threads <= 256) threads *= 2;
   const double channels = std::clamp(std::ceil(b / (threads * chunks * per_thread_ll)), 1.0, static_cast<double>(c.channels));
-  return b <= channels * threads * chunks * per_thread ? NcclProtocol::ll : NcclProtocol::simple;
+  return {per_thread, threads, channels};
+}
+
+NcclProtocol nccl24_protocol(const NcclCase& c, std::uint64_t bytes) {
+  const Nccl24Launch launch = nccl24_launch(c, bytes);
+  const double b = static_cast<double>(bytes), chunks = c.ranks;
+  return b <= launch.channels * launch.threads * chunks * launch.per_thread ? NcclProtocol::ll : NcclProtocol::simple;
 }
 
 }  // namespace
+
+int nccl24_ll_channels(const NcclCase& c, std::uint64_t bytes) { return static_cast<int>(nccl24_launch(c, bytes).channels); }
 
 NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes) {
   if (requested != NcclProtocol::auto_choice) return nccl_ring_time(c, requested, bytes);

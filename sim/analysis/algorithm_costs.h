@@ -118,6 +118,10 @@ double nccl_ll_max_GBps(const NcclCase& c);
 // RDMA; never through the CPU or over sockets.
 bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol);
 
+// NCCL 2.4's channels for an LL call of BYTES (enqueue.cc getKernelInfo: enough for at most 8 bytes per
+// thread and chunk, up to the communicator's); its Simple calls run on all of them.
+int nccl24_ll_channels(const NcclCase& c, std::uint64_t bytes);
+
 // REQUESTED, or with auto_choice the enabled protocol NCCL's model predicts fastest (as NCCL picks).
 NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
 

@@ -11,6 +11,7 @@ int nccl_max_threads(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtoco
 }
 
 int nccl_launch_channels(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtocol protocol, std::uint64_t bytes) {
+  if (!c.version.at_least(2, 5)) return protocol == NcclProtocol::ll ? nccl24_ll_channels(c, bytes) : c.channels;
   const std::uint64_t per_thread = protocol == NcclProtocol::simple ? 64 : 8;
   const std::uint64_t threshold =
       per_thread * (algorithm == NcclAlgorithmKind::ring && protocol == NcclProtocol::ll ? static_cast<std::uint64_t>(c.ranks) : 1);

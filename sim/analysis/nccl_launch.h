@@ -1,7 +1,7 @@
 // The channels NCCL launches one call on (src/enqueue.cc, its "Ring/Tree channel tuning", the same rule
-// from 2.4 to 2.29): the communicator's, one fewer at a time while the call has fewer bytes than
+// from 2.5 to 2.29): the communicator's, one fewer at a time while the call has fewer bytes than
 // channels x threads x the protocol's bytes per thread (comm.h: LL and LL128 8, Simple 64; a ring's LL
-// threshold times its ranks, tuning.cc), down to one. NCCL's time model prices every call at all of the
+// threshold times its ranks, tuning.cc), down to one. NCCL 2.4 sized only LL's (getKernelInfo). NCCL's time model prices every call at all of the
 // communicator's channels; a small call runs on fewer, so each of them carries more of it.
 #pragma once
 
