@@ -115,13 +115,13 @@ class NvlsTreeRun {
   float* step_slots(std::size_t s) const { return slot_base_ + place(s) * slots_per_step() * slot_stride_; }
   float* slot(const UpStep& up, std::size_t k) const { return up.slots + k * slot_stride_; }
   float* child_slot(const UpStep& up, std::size_t k) const { return slot(up, static_cast<std::size_t>(g_ - 1) + k); }
-  // Step S's G shards, and mine among them.
-  std::vector<Piece> shards(std::size_t s) const {
-    std::vector<Piece> pieces = split_evenly(std::min(step_floats_, count_ - s * step_floats_), g_);
-    for (Piece& shard : pieces) shard.start += s * step_floats_;
-    return pieces;
+  // Shard P of step S's G shards, and mine among them.
+  Piece shard_of(std::size_t s, std::size_t p) const {
+    Piece piece = EvenPieces(std::min(step_floats_, count_ - s * step_floats_), g_)[static_cast<int>(p)];
+    piece.start += s * step_floats_;
+    return piece;
   }
-  Piece mine(std::size_t s) const { return shards(s)[static_cast<std::size_t>(layout_.index)]; }
+  Piece mine(std::size_t s) const { return shard_of(s, static_cast<std::size_t>(layout_.index)); }
   int head(int node) const { return layout_.heads[static_cast<std::size_t>(node)]; }
   // Messages inside the node weigh what NVLS puts on NVLink; between nodes what they carry.
   void inside_node(bool inside) {
@@ -177,8 +177,7 @@ class NvlsTreeRun {
     UpStep& up = ups_[place(s)];
     up = UpStep{};
     up.slots = step_slots(s);
-    const std::vector<Piece> pieces = shards(s);
-    const std::size_t length = pieces[static_cast<std::size_t>(layout_.index)].length;
+    const std::size_t length = mine(s).length;
     const NodeTreeLinks& tree = trees_[s % 2];
     std::size_t k = 0;
     for (int peer : layout_.local)
@@ -188,8 +187,8 @@ class NvlsTreeRun {
       if (child >= 0) ctx_.irecv(child_slot(up, k++), length, head(child), tree_tag(kNvlsTreeUpTag, s), &up.from_children.emplace_back());
     inside_node(true);
     for (std::size_t p = 0; p < layout_.local.size(); ++p)
-      if (layout_.local[p] != ctx_.rank)
-        ctx_.isend(out_ + pieces[p].start, pieces[p].length, layout_.local[p], tree_tag(kNvlsTreeScatterTag, s), &up.scatter.emplace_back());
+      if (const Piece other = shard_of(s, p); layout_.local[p] != ctx_.rank)
+        ctx_.isend(out_ + other.start, other.length, layout_.local[p], tree_tag(kNvlsTreeScatterTag, s), &up.scatter.emplace_back());
   }
 
   // Posts step S's receive down: the total from my parent (none at the root).
@@ -216,8 +215,7 @@ class NvlsTreeRun {
 
   // Down, once the total is in and my sum has left: on to my children, and to my node's GPUs.
   void bring_down(std::size_t s) {
-    const std::vector<Piece> pieces = shards(s);
-    const Piece piece = pieces[static_cast<std::size_t>(layout_.index)];
+    const Piece piece = mine(s);
     float* shard = out_ + piece.start;
     const NodeTreeLinks& tree = trees_[s % 2];
     std::vector<MPI_Request> sent;
@@ -226,8 +224,8 @@ class NvlsTreeRun {
     for (int child : {tree.child0, tree.child1})
       if (child >= 0) ctx_.isend(shard, piece.length, head(child), tree_tag(kNvlsTreeDownTag, s), &sent.emplace_back());
     for (std::size_t p = 0; p < layout_.local.size(); ++p)
-      if (layout_.local[p] != ctx_.rank)
-        ctx_.irecv(out_ + pieces[p].start, pieces[p].length, layout_.local[p], tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());
+      if (const Piece other = shard_of(s, p); layout_.local[p] != ctx_.rank)
+        ctx_.irecv(out_ + other.start, other.length, layout_.local[p], tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());
     inside_node(true);
     for (int peer : layout_.local)
       if (peer != ctx_.rank) ctx_.isend(shard, piece.length, peer, tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());

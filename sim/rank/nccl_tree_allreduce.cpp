@@ -281,16 +281,13 @@ void nccl_tree_allreduce(const float* input, float* output, std::size_t count, A
   std::vector<TreeChannel> channels;
   channels.reserve(shares.size());
   std::vector<RankTreeLinks> mine;  // this rank's links per channel; channels with the same tree and ring share them
+  mine.reserve(shares.size());
   for (std::size_t c = 0; c < shares.size(); ++c) {
     const int tree = nccl_tree_of_channel(static_cast<int>(c), static_cast<int>(shares.size()));
     std::size_t same = 0;
     while (same < c && !(nccl_tree_of_channel(static_cast<int>(same), static_cast<int>(shares.size())) == tree && rings[same] == rings[c])) ++same;
-    if (same < c) {
-      RankTreeLinks shared = mine[same];
-      mine.push_back(std::move(shared));
-    } else {
-      mine.push_back(nccl_tree_links(ctx.size, ctx.node_of_rank, tree, rings[c])[static_cast<std::size_t>(ctx.rank)]);
-    }
+    if (same < c) mine.push_back(mine[same]);
+    else mine.push_back(nccl_tree_links(ctx.size, ctx.node_of_rank, tree, rings[c])[static_cast<std::size_t>(ctx.rank)]);
     channels.emplace_back(output, count, shares[c], static_cast<int>(c), mine[c], chunk, ctx);
   }
   // The channels' parts progress together, as NCCL's thread blocks (and their halves) do.
