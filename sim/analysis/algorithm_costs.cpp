@@ -224,6 +224,13 @@ const double* ring_network_hop_us(const RingConstants& k, const NcclCase& c) { r
 
 }  // namespace
 
+double nccl_network_hop_us(const NcclCase& c, double hw_us, NcclProtocol protocol) {
+  const double plugin_us = c.net_latency_us;
+  if (plugin_us <= 0 || !c.version.at_least(2, 12)) return hw_us;
+  if (!c.version.at_least(2, 18)) return plugin_us;
+  return hw_us + (protocol == NcclProtocol::simple ? 2 : 1) * plugin_us;
+}
+
 int nccl_protocol_index(NcclProtocol protocol) {
   return protocol == NcclProtocol::ll ? kNcclLL : protocol == NcclProtocol::ll128 ? kNcclLL128 : kNcclSimple;
 }
@@ -252,7 +259,7 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
   const double algbw_GBps = nccl_ring_bus_GBps(c, protocol) * c.ranks / steps;
   // Latency, us.
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
-  double inter = ring_network_hop_us(k, c)[p];
+  double inter = nccl_network_hop_us(c, ring_network_hop_us(k, c)[p], protocol);
   if (c.nodes == 1) inter = intra;
   if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   if (k.net_overhead && c.nodes > 1) intra = std::max(intra, p == kNcclSimple ? 3.0 : 1.0);
@@ -390,6 +397,7 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   NcclCase c;
   c.version = settings.version;
   c.compute_capability = settings.compute_capability;
+  c.net_latency_us = settings.net_latency_s * 1e6;
   c.ranks = ranks;
   c.nodes = std::max(1, nodes);
   c.nvlink = facts.nvlink;

@@ -71,7 +71,16 @@ struct NcclCase {
   int nvls_channels = 0;
   double nvls_channel_Bps = 0;
   double nvls_inter_Bps = 0;
+  // The latency the network plugin reports to NCCL, us (ncclNetProperties_t.latency; model key
+  // nccl.net_latency): 0 for NCCL's own IB and socket transports, which leave it unset.
+  double net_latency_us = 0;
 };
+
+// One network hop's latency in NCCL's model, us: the hardware's, HW_US (tuning.cc hwLat), with the
+// plugin's latency (NcclCase::net_latency_us) as tuning.cc takes it: not before 2.12 (graph->latencyInter
+// came with it); 2.12-2.17 the plugin's instead of the hardware's when it reports one; from 2.18 added
+// to it, and under Simple added twice ("Also add the flush extra latency").
+double nccl_network_hop_us(const NcclCase& c, double hw_us, NcclProtocol protocol);
 
 struct NcclPrediction {
   NcclProtocol protocol = NcclProtocol::simple;

@@ -50,7 +50,8 @@ NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes) {
   const double channels = c.nvls_channels, intra = c.nvls_channel_Bps, inter = c.nvls_inter_Bps;
   const double nodes = c.nodes;
   const int log2_nodes = nccl_log2i(c.nodes);
-  const double net_hop_us = c.version.at_least(2, 29) ? 20.9 : 14;
+  // 2.19 on: interLat, the network's Simple hop with the plugin's latency (2.18 took the hardware's alone).
+  const double net_hop_us = nccl_network_hop_us(c, c.version.at_least(2, 29) ? 20.9 : 14, NcclProtocol::simple);
   if (!c.version.at_least(2, 19)) {
     p.algbw_Bps = channels * (c.nodes <= 2 ? intra : inter) * 0.70 * nodes / (2 * (nodes - 1));
     p.latency_s = (23 + 2 * (nodes - 1) * 19) * 1e-6;

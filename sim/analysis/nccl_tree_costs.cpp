@@ -129,7 +129,7 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
   double intra = (c.nvlink ? k.nvlink : k.pcie)[p];
   if (k.ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   const double per_node = std::floor(ppn);  // nRanks / nNodes in integers
-  const double latency_us = k.base[p] + 2 * ((per_node - 1) * intra + nccl_log2i(c.nodes) * k.net[p]);
+  const double latency_us = k.base[p] + 2 * ((per_node - 1) * intra + nccl_log2i(c.nodes) * nccl_network_hop_us(c, k.net[p], protocol));
   NcclPrediction prediction;
   prediction.protocol = protocol;
   prediction.latency_s = latency_us * 1e-6;

@@ -129,6 +129,7 @@ int calibrate_command(int argc, char** argv) {
   adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
   adopt_trace_gpu_generation(scenario, input);
+  adopt_trace_net_latency(scenario, input);
   scenario.model.adopt_topology_gpus(*platform.topology);  // calibration_platform: always a compact topology
   adopt_trace_nccl_settings(scenario, input, platform);
   ModelSettings with_facts = scenario.model;  // NCCL's channels spread over the NICs beside its ranks

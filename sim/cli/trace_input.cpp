@@ -90,4 +90,18 @@ void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
              "nccl.compute_capability to override)\n", *names.begin(), nccl.compute_capability);
 }
 
+void adopt_trace_net_latency(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || !run->nccl || !run->nccl->net_latency_us) return;
+  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
+    return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.net_latency_given) return;
+  nccl.net_latency_s = *run->nccl->net_latency_us * 1e-6;
+  nccl.net_latency_given = true;
+  scenario.model.nccl = nccl;
+  fmt::print("# network plugin's latency from the trace (line {}): {} us, which NCCL's model adds to each network hop from "
+             "2.12 (set the model's nccl.net_latency to override)\n", run->nccl->net_latency_line, *run->nccl->net_latency_us);
+}
+
 }  // namespace ringsim

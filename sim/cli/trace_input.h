@@ -37,4 +37,9 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input);
 // of several or unknown generations leave it and say so on stderr.
 void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input);
 
+// Likewise the latency a network plugin logs ("NET/OFI Internode latency set at 75.0 us") sets the model's
+// nccl.net_latency, which NCCL's model adds to its network hops from 2.12 (its algorithm and protocol
+// choice, its closed form); the simulated wire does not pay it. One stdout line says so.
+void adopt_trace_net_latency(Scenario& scenario, const TraceInput& input);
+
 }  // namespace ringsim

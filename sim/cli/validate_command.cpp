@@ -132,6 +132,7 @@ int validate_command(int argc, char** argv) {
   adopt_trace_nccl_algorithm(scenario, input);
   adopt_trace_nccl_version(scenario, input);
   adopt_trace_gpu_generation(scenario, input);
+  adopt_trace_net_latency(scenario, input);
   if (platform.topology) scenario.model.adopt_topology_gpus(*platform.topology);
   adopt_trace_nccl_settings(scenario, input, platform);
   note_tree_signature(scenario, input, platform);

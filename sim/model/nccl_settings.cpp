@@ -78,6 +78,10 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     base.compute_capability_given = true;
   }
   if (auto handshake = reader.optional_bool("handshake")) base.handshake = *handshake;
+  if (auto latency = reader.optional_latency("net_latency")) {
+    base.net_latency_s = *latency;
+    base.net_latency_given = true;
+  }
   reader.finish();
   return base;
 }
@@ -89,6 +93,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
                          {"compute_capability", settings.compute_capability}};
   if (settings.channels) json["channels"] = *settings.channels;
   if (!settings.handshake) json["handshake"] = false;
+  if (settings.net_latency_s > 0) json["net_latency"] = fmt::format("{}us", settings.net_latency_s * 1e6);
   return json;
 }
 

@@ -45,6 +45,13 @@ struct NcclSettings {
   // then wakes at every slice: such cases run on the maestro engine (ModelSettings::engine_for), where
   // that costs 1.2-2.3x the CPU time; SMPI's sleeps made one fixture run take over 10 minutes.
   bool handshake = true;
+  // The latency the network plugin reports to NCCL (ncclNetProperties_t.latency), which NCCL's model adds
+  // to each network hop from 2.12 (algorithm_costs.h nccl_network_hop_us): 0 for NCCL's own IB and
+  // socket transports; aws-ofi-nccl reports 75 us on p4d, p4de and p5 (src/platform-aws.c) and logs it
+  // ("NET/OFI Internode latency set at 75.0 us"). NCCL's model only: a value its authors chose so that
+  // NCCL's model picks the algorithm measurements favour, not a latency the simulated wire pays.
+  double net_latency_s = 0;
+  bool net_latency_given = false;  // named by a scenario or model file (else a trace's NCCL log may say)
 };
 
 // One node as NCCL's topology search sees it (node order of the topology, racks in turn).

@@ -32,6 +32,7 @@ std::string NcclRunFacts::describe() const {
   if (protocol) parts.push_back("NCCL_PROTO=" + *protocol);
   if (min_channels) parts.push_back(fmt::format("NCCL_MIN_NCHANNELS={}", *min_channels));
   if (max_channels) parts.push_back(fmt::format("NCCL_MAX_NCHANNELS={}", *max_channels));
+  if (net_latency_us) parts.push_back(fmt::format("network plugin latency {} us", *net_latency_us));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

@@ -38,10 +38,14 @@ struct NcclRunFacts {
   std::optional<std::string> protocol;   // NCCL_PROTO: "LL", "LL128", "Simple"
   std::optional<int> min_channels;       // NCCL_MIN_NCHANNELS
   std::optional<int> max_channels;       // NCCL_MAX_NCHANNELS
+  // The latency the network plugin reports to NCCL, us, where it logs it ("NET/OFI Internode latency set
+  // at 75.0 us", aws-ofi-nccl), and the line.
+  std::optional<double> net_latency_us;
+  int net_latency_line = 0;
 
   bool empty() const {
     return !channels && rings.empty() && network_hops.empty() && trees.empty() && network.empty() && nics.empty() &&
-           environment.empty();
+           environment.empty() && !net_latency_us;
   }
   // The highest NIC index any hop used, when hops name one.
   std::optional<int> highest_device() const;

@@ -93,3 +93,19 @@ TEST_CASE("every corpus log gives the algorithm and protocol its run forced (NCC
     else CHECK(facts.protocol == entry.at("proto_forced").get<std::string>());
   }
 }
+
+TEST_CASE("the network plugin's latency is read where the log prints it: aws-ofi-nccl's 75 us on p5, nothing elsewhere") {
+  for (const auto& entry : corpus()) {
+    const std::string file = entry.at("file");
+    CAPTURE(file);
+    const MeasuredTrace trace = read_trace(kCorpus + file, std::nullopt);
+    const std::optional<double> latency = trace.run && trace.run->nccl ? trace.run->nccl->net_latency_us : std::nullopt;
+    if (file.starts_with("aws-p5-efa-2x8-info-tagged")) {
+      REQUIRE(latency);
+      CHECK(*latency == 75.0);
+      CHECK(trace.run->nccl->net_latency_line > 0);
+    } else {
+      CHECK_FALSE(latency);
+    }
+  }
+}

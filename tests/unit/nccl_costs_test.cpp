@@ -50,6 +50,19 @@ TEST_CASE("NCCL 2.7 counts 2(nodes-1) network steps and 2.12-2.22 count 2 x node
   CHECK(nccl_ring_time(volta, NcclProtocol::simple, 1u << 20).latency_s * 1e6 == doctest::Approx(245.8 * 1.9));
 }
 
+TEST_CASE("a network plugin's latency: none before 2.12, instead of the network hop to 2.17, added from 2.18 (twice for Simple)") {
+  // 4-3-1 on 10 GbE, 2 x 3 = 6 network steps (2.12-2.22), Simple under the 1.9 plateau factor, LL without.
+  NcclCase c = pcie_case(2, 18, 8, 3);
+  c.net_latency_us = 75;
+  CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 8 * 5.7 + 6 * (9.6 + 150)) * 1.9));
+  CHECK(nccl_ring_time(c, NcclProtocol::ll, 4096).latency_s * 1e6 == doctest::Approx(3.6 + 8 * 1.0 * 1.8 + 6 * (2.7 + 75)));
+  c.version = {2, 14};
+  CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 8 * 5.7 + 6 * 75) * 1.9));
+  c.version = {2, 9};
+  CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 10 * 5.7 + 4 * 9.6) * 1.9));
+  CHECK(nccl_network_hop_us(c, 9.6, NcclProtocol::simple) == doctest::Approx(9.6));
+}
+
 TEST_CASE("NCCL 2.5-2.6: one hop latency for the whole ring, the network's across nodes, no plateau factor") {
   // The 100 Gb/s IB fixture's layout (32 ranks on 8 nodes, NCCL 2.6.4): LL 3.6 + 62 x 0.9 = 59.4 us,
   // where nccl-tests measured 55-66 us from 4 B to 1 KiB (validate/traces/nccl/hkbu-100gib-8x4-auto.txt).

@@ -95,6 +95,13 @@ TEST_CASE("NCCL 2.6 tree on 8 x 4: LL 4.4 + 2(3 x 1.0 + 3 x 5.0) us, Simple 2(3 
   CHECK(nccl_tree_core_time(c, NcclProtocol::simple, 64u << 20).algbw_Bps == doctest::Approx(12.5e9 / 2));
 }
 
+TEST_CASE("NCCL 2.20 tree on 8 x 4 with a network plugin's 75 us: each network hop pays it, twice under Simple") {
+  NcclCase c = ib_case(2, 20);
+  c.net_latency_us = 75;
+  CHECK(nccl_tree_time(c, NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(6.8 + 2 * (3 * 1.0 + 3 * (5.0 + 75))));
+  CHECK(nccl_tree_time(c, NcclProtocol::simple, 4).latency_s * 1e6 == doctest::Approx(2 * (3 * 28 + 3 * (28 + 150))));
+}
+
 TEST_CASE("nccl_tree's hop to another node: NCCL's tree network hop less its ring's, LL and LL128, per era") {
   // 2.5-2.6: 5.0 - 0.9 and 7.5 - 2.5 us; 2.7 on: 5.0 - 2.7 and 8.5 - 4.0; 2.23 on with one rank per
   // node the ring's step is the tree's own, so nothing.

@@ -140,6 +140,13 @@ NcclRunFacts read_nccl_info_lines(const std::vector<TextLine>& lines) {
     if (words.empty()) continue;
     if (words[0] == "Channel" || words[0] == "Ring") {
       read_channel_line(words, number, facts);
+    } else if (words.size() >= 7 && words[1] == "Internode" && words[2] == "latency" && words[3] == "set" && words[4] == "at" &&
+               words[6] == "us" && !facts.net_latency_us) {
+      // aws-ofi-nccl: "NET/OFI Internode latency set at 75.0 us", the latency it reports to NCCL.
+      if (const auto us = parse_number(words[5]); us && *us >= 0 && *us < 1e6) {
+        facts.net_latency_us = *us;
+        facts.net_latency_line = number;
+      }
     } else if (words[0] == "Trees") {
       facts.trees.emplace_back(body);
     } else if (words.size() >= 6 && words[1] == "set" && words[2] == "by" && words[3] == "environment" && words[4] == "to") {
