@@ -48,8 +48,9 @@ struct NcclSettings {
   // The latency the network plugin reports to NCCL (ncclNetProperties_t.latency), which NCCL's model adds
   // to each network hop from 2.12 (algorithm_costs.h nccl_network_hop_us): 0 for NCCL's own IB and
   // socket transports; aws-ofi-nccl reports 75 us on p4d, p4de and p5 (src/platform-aws.c) and logs it
-  // ("NET/OFI Internode latency set at 75.0 us"). NCCL's model only: a value its authors chose so that
-  // NCCL's model picks the algorithm measurements favour, not a latency the simulated wire pays.
+  // ("NET/OFI Internode latency set at 75.0 us"). NCCL's model only: its authors chose it so that NCCL's
+  // model picks the algorithm their measurements favour; the simulated wire does not pay it (on the p5
+  // runs it fits the mid sizes, not the small ones: docs/corpus-validation.md).
   double net_latency_s = 0;
   bool net_latency_given = false;  // named by a scenario or model file (else a trace's NCCL log may say)
 };
