@@ -64,17 +64,27 @@ void print_validation(const Validation& validation, const TraceInput& input, con
   for (const ComparedCase& compared : validation.cases) {
     fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
                input.trace.format);
-    fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}\n", "size", "measured(us)", "simulated(us)", "error",
-               "meas.busbw", "sim.busbw");
+    // NCCL's algorithms add NCCL's own model and what ran, after the simulation's columns.
+    const bool model = std::all_of(compared.sizes.begin(), compared.sizes.end(), [](const ComparedSize& row) { return row.nccl_model_s.has_value(); });
+    fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}{}\n", "size", "measured(us)", "simulated(us)", "error",
+               "meas.busbw", "sim.busbw", model ? fmt::format(" {:>14} {:>10} {:>16}", "nccl model(us)", "model err", "nccl ran") : "");
     for (const ComparedSize& row : compared.sizes)
-      fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}\n", row.bytes, row.measured_s * 1e6,
+      fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}{}\n", row.bytes, row.measured_s * 1e6,
                  row.simulated_s * 1e6, row.error() * 100, busbw_GBps(row.bytes, row.measured_s, row.ranks),
                  busbw_GBps(row.bytes, row.simulated_s, row.ranks),
+                 model ? fmt::format(" {:>14.1f} {:>+9.1f}% {:>16}", *row.nccl_model_s * 1e6, (*row.nccl_model_s / row.measured_s - 1) * 100,
+                                     row.nccl_ran.value_or("-"))
+                       : "",
                  row.bytes < options.min_bytes ? "  (below --min-bytes)" : "");
     fmt::print("\n");
   }
   print_summary("all sizes", validation.all);
   print_summary(fmt::format("sizes >= {}", format_bytes(options.min_bytes)).c_str(), validation.judged);
+  if (validation.nccl_model_all) {
+    print_summary("NCCL's own model (not judged), all sizes", *validation.nccl_model_all);
+    print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
+                  *validation.nccl_model_judged);
+  }
   if (validation.judged.count == 0)
     throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
@@ -85,15 +95,24 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
                                const ValidationOptions& options) {
   nlohmann::json rows = nlohmann::json::array();
   for (const ComparedCase& compared : validation.cases)
-    for (const ComparedSize& row : compared.sizes)
+    for (const ComparedSize& row : compared.sizes) {
       rows.push_back({{"placement", row.placement}, {"order", row.order}, {"ranks", row.ranks}, {"bytes", row.bytes},
                       {"measured_s", row.measured_s}, {"simulated_s", row.simulated_s}, {"error", row.error()},
                       {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks)},
                       {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
+      if (row.nccl_model_s) {
+        rows.back()["nccl_model_s"] = *row.nccl_model_s;
+        rows.back()["nccl_model_error"] = *row.nccl_model_s / row.measured_s - 1;
+      }
+      if (row.nccl_ran) rows.back()["nccl_ran"] = *row.nccl_ran;
+    }
   nlohmann::json trace = {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}};
   if (input.trace.run && input.trace.run->library_version)
     trace["library"] = {{"name", input.trace.run->library}, {"version", *input.trace.run->library_version}};
   if (input.grouped.placement_from_header) trace["inferred_placement"] = input.grouped.from_header->placement->label();
+  nlohmann::json summary = {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}};
+  if (validation.nccl_model_all)
+    summary["nccl_model"] = {{"all", summary_json(*validation.nccl_model_all)}, {"judged", summary_json(*validation.nccl_model_judged)}};
   return {{"kind", "validation"},
           {"scenario", scenario.name},
           {"trace", trace},
@@ -101,7 +120,7 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
           {"tolerance", options.tolerance},
           {"min_bytes", options.min_bytes},
           {"sizes", rows},
-          {"summary", {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}}},
+          {"summary", summary},
           {"pass", validation.pass}};
 }
 

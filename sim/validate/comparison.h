@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct ComparedSize {
   std::uint64_t bytes = 0;
   double measured_s = 0;   // median of the measured points at this size
   double simulated_s = 0;  // ringsim run's time_s
+  // NCCL's algorithms: NCCL's own time model at this size (algorithm_costs.h) and what the simulation
+  // ran, "Ring/Simple"; else nullopt.
+  std::optional<double> nccl_model_s = std::nullopt;
+  std::optional<std::string> nccl_ran = std::nullopt;
 
   double error() const { return simulated_s / measured_s - 1; }  // +0.05: simulation 5% slower
 };

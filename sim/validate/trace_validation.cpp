@@ -13,8 +13,13 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
     for (const SizeResult& size : result.sizes) {
       auto it = measured.median_time_s.find(size.bytes);
       if (it == measured.median_time_s.end()) continue;
-      compared.sizes.push_back({measured.placement.ranks_text(), std::string(order_name(measured.placement.order)),
-                                result.ranks, size.bytes, it->second, size.median_s()});
+      ComparedSize row{measured.placement.ranks_text(), std::string(order_name(measured.placement.order)),
+                       result.ranks, size.bytes, it->second, size.median_s()};
+      if (size.nccl_ran) {  // NCCL's algorithms: their closed form is NCCL's own model
+        row.nccl_model_s = size.closed_form_s;
+        row.nccl_ran = size.nccl_ran;
+      }
+      compared.sizes.push_back(std::move(row));
     }
     every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
     validation.cases.push_back(std::move(compared));
@@ -22,6 +27,17 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
   validation.all = summarize(every_size, 0);
   validation.judged = summarize(every_size, options.min_bytes);
   validation.pass = validation.judged.median_abs_error <= options.tolerance;
+  // NCCL's own model, summarised as if it were the simulation.
+  std::vector<ComparedSize> by_model;
+  for (const ComparedSize& row : every_size) {
+    if (!row.nccl_model_s) break;
+    by_model.push_back(row);
+    by_model.back().simulated_s = *row.nccl_model_s;
+  }
+  if (!every_size.empty() && by_model.size() == every_size.size()) {
+    validation.nccl_model_all = summarize(by_model, 0);
+    validation.nccl_model_judged = summarize(by_model, options.min_bytes);
+  }
   return validation;
 }
 

@@ -33,6 +33,9 @@ struct Validation {
   ErrorSummary all;                 // every compared size
   ErrorSummary judged;              // sizes >= min_bytes; count 0 means nothing to judge
   bool pass = false;                // judged.median_abs_error <= tolerance
+  // NCCL's algorithms: NCCL's own time model against the same measurements (every size has it), for
+  // comparison; the simulation's errors alone are judged.
+  std::optional<ErrorSummary> nccl_model_all, nccl_model_judged;
 };
 
 // Pairs GROUPED's cases with RESULTS (same order, as simulate_scenario returns them) and summarises.

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <sstream>
 
 using namespace ringsim::testing;
@@ -134,6 +136,8 @@ TEST_CASE("validate infers an nccl-tests trace's placement from its header when 
   CHECK(report.at("trace").at("library").at("version") == "2.6.4");
   CHECK(report.at("summary").at("all").at("count") == 9);
   CHECK(report.at("summary").at("judged").at("count") == 7);  // 4 MiB to 256 MiB
+  CHECK_FALSE(report.at("summary").contains("nccl_model"));  // the MPI ring: no NCCL model to set beside it
+  CHECK_FALSE(report.at("sizes").at(0).contains("nccl_model_s"));
   // Golden: the MPI ring on the default model against this run (validate/traces/nccl/README.md, the
   // "before" for NCCL's own ring): median |error| 17.7% over all sizes, 11.4% from 4 MiB up.
   CHECK(report.at("summary").at("all").at("median_abs_error").get<double>() == doctest::Approx(0.1773).epsilon(0.002));
@@ -353,6 +357,17 @@ TEST_CASE("validate compares an nccl-tests run that forces no algorithm with ncc
   CHECK(run.out.find("# note: 4-4 block measured busbw 2.00 GB/s at 8388608 B, above the 1.") != std::string::npos);
   CHECK(run.out.find("NCCL probably ran a tree") != std::string::npos);
   CHECK(run.out.find("# 4-4 block nccl, 8 ranks") != std::string::npos);
+  // NCCL's own model beside the simulation, against the same measurement, and not judged.
+  CHECK(run.out.find("nccl model(us)  model err         nccl ran") != std::string::npos);
+  CHECK(run.out.find("# NCCL's own model (not judged), all sizes: 1 sizes, median |error|") != std::string::npos);
+  const auto report = read_json(json);
+  const auto& row = report.at("sizes").at(0);
+  const double model_s = row.at("nccl_model_s").get<double>();
+  CHECK(model_s > 0);
+  CHECK(row.at("nccl_model_error").get<double>() == doctest::Approx(model_s / 7340e-6 - 1));
+  CHECK(row.at("nccl_ran").get<std::string>().find('/') != std::string::npos);  // "Ring/Simple"
+  CHECK(report.at("summary").at("nccl_model").at("all").at("median_abs_error").get<double>() ==
+        doctest::Approx(std::abs(model_s / 7340e-6 - 1)));
   // Forced to the tree, the run is simulated as nccl_tree.
   const auto tree = dir.write("tree.txt", "$ NCCL_ALGO=Tree mpirun -np 8 ./build/all_reduce_perf -b 8M -e 8M\n" + header + table);
   const auto forced = run_ringsim("validate " + scenario + " --measured " + tree.string(), dir.path());
