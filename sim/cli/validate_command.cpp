@@ -34,7 +34,9 @@ what the scenario leaves open: NCCL_ALGO=Ring or Tree the algorithm (nccl_ring, 
 forced: nccl, NCCL's own choice per size), NCCL_PROTO the model's nccl.protocol, the channels NCCL
 lists nccl.channels; each is one "# ..." line. A measured busbw above what NCCL's ring can reach
 through the NICs used is a "# note: ... NCCL probably ran a tree" line; on one NVLink node, above what
-it can reach over NVLink, "... NCCL probably ran NVLS".
+it can reach over NVLink, "... NCCL probably ran NVLS". For NCCL's algorithms each table also gives
+NCCL's own time model at each size, its error against the same measurement and what ran (nccl model(us),
+model err, nccl ran), summarised after the simulation's errors and not judged.
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
