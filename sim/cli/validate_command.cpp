@@ -74,7 +74,7 @@ void print_validation(const Validation& validation, const TraceInput& input, con
       fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}{}\n", row.bytes, row.measured_s * 1e6,
                  row.simulated_s * 1e6, row.error() * 100, busbw_GBps(row.bytes, row.measured_s, row.ranks),
                  busbw_GBps(row.bytes, row.simulated_s, row.ranks),
-                 model ? fmt::format(" {:>14.1f} {:>+9.1f}% {:>16}", *row.nccl_model_s * 1e6, (*row.nccl_model_s / row.measured_s - 1) * 100,
+                 model ? fmt::format(" {:>14.1f} {:>+9.1f}% {:>16}", *row.nccl_model_s * 1e6, *row.nccl_model_error() * 100,
                                      row.nccl_ran.value_or("-"))
                        : "",
                  row.bytes < options.min_bytes ? "  (below --min-bytes)" : "");
@@ -104,7 +104,7 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
                       {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
       if (row.nccl_model_s) {
         rows.back()["nccl_model_s"] = *row.nccl_model_s;
-        rows.back()["nccl_model_error"] = *row.nccl_model_s / row.measured_s - 1;
+        rows.back()["nccl_model_error"] = *row.nccl_model_error();
       }
       if (row.nccl_ran) rows.back()["nccl_ran"] = *row.nccl_ran;
     }

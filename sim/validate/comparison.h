@@ -21,6 +21,9 @@ struct ComparedSize {
   std::optional<std::string> nccl_ran = std::nullopt;
 
   double error() const { return simulated_s / measured_s - 1; }  // +0.05: simulation 5% slower
+  std::optional<double> nccl_model_error() const {
+    return nccl_model_s ? std::optional(*nccl_model_s / measured_s - 1) : std::nullopt;
+  }
 };
 
 struct ErrorSummary {
