@@ -9,6 +9,9 @@
 #include <set>
 
 namespace ringsim {
+bool simulates_nccl(const Scenario& scenario) {
+  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); });
+}
 
 TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command) {
   const auto file = args.value("--measured");
@@ -42,8 +45,7 @@ void print_placement_source(const TraceInput& input, const Scenario& scenario, b
 void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
   const auto& run = input.trace.run;
   if (!run || run->library != "NCCL" || !run->library_version) return;
-  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
-    return;
+  if (!simulates_nccl(scenario)) return;
   NcclSettings nccl = scenario.model.effective_nccl();
   if (nccl.version_given) return;
   const auto version = parse_nccl_version(*run->library_version);
@@ -67,8 +69,7 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
 void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
   const auto& run = input.trace.run;
   if (!run || run->ranks.empty()) return;
-  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
-    return;
+  if (!simulates_nccl(scenario)) return;
   NcclSettings nccl = scenario.model.effective_nccl();
   if (nccl.compute_capability_given) return;
   std::set<std::string> names;
@@ -93,8 +94,7 @@ void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
 void adopt_trace_net_latency(Scenario& scenario, const TraceInput& input) {
   const auto& run = input.trace.run;
   if (!run || !run->nccl || !run->nccl->net_latency_us) return;
-  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); }))
-    return;
+  if (!simulates_nccl(scenario)) return;
   NcclSettings nccl = scenario.model.effective_nccl();
   if (nccl.net_latency_given) return;
   nccl.net_latency_s = *run->nccl->net_latency_us * 1e-6;

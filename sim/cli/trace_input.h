@@ -25,6 +25,9 @@ TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenari
 // placement than the scenario's.
 void print_placement_source(const TraceInput& input, const Scenario& scenario, bool quiet);
 
+// Whether SCENARIO runs one of NCCL's algorithms: only then do a trace's NCCL facts set its model.
+bool simulates_nccl(const Scenario& scenario);
+
 // "Learning the run": a scenario that simulates nccl_ring and names no NCCL version (neither it nor
 // a --model file) takes the version the trace's header printed, which sets NCCL's channel count and
 // protocol choice (docs/scenario-format.md); one stdout line says so. Throws InputError when the

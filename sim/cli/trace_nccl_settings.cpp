@@ -21,11 +21,6 @@ std::string where(const NcclRunFacts& facts, const std::string& name) {
   return it == facts.environment_lines.end() ? std::string("the log") : fmt::format("line {}", it->second);
 }
 
-bool simulates_nccl(const Scenario& scenario) {
-  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(),
-                     [](const std::string& name) { return is_nccl_algorithm(name); });
-}
-
 std::optional<NcclProtocol> protocol_named(const std::string& name) {
   for (NcclProtocol p : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple})
     if (protocol_name(p) == name) return p;
