@@ -42,10 +42,7 @@ struct MessageMatching::Message final : Awaited {
       // woken receiver).
       if (send != nullptr) owner->complete(*send);
       send = nullptr;
-      simgrid::kernel::timer::Timer::set(simgrid::s4u::Engine::get_clock() + shape.delivery_delay_s, [this] {
-        deliver();
-        owner->fibers_.run_ready();
-      });
+      owner->deliver_at(this, simgrid::s4u::Engine::get_clock() + shape.delivery_delay_s);
       return;
     }
     deliver();
@@ -129,6 +126,20 @@ void MessageMatching::start(Message* message, Request* receive) {
   message->comm->set_data(static_cast<Awaited*>(message));
   message->comm->start();
   ++messages_;
+}
+
+void MessageMatching::deliver_at(Message* message, double date) {
+  if (open_batch_ == nullptr || open_batch_->date != date) {
+    auto* batch = new DeliveryBatch{date, {}};
+    open_batch_ = batch;
+    simgrid::kernel::timer::Timer::set(date, [this, batch] {
+      if (open_batch_ == batch) open_batch_ = nullptr;
+      for (Message* delivered : batch->messages) delivered->deliver();
+      delete batch;
+      fibers_.run_ready();
+    });
+  }
+  open_batch_->messages.push_back(message);
 }
 
 void MessageMatching::complete(Request& request) {

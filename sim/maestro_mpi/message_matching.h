@@ -88,6 +88,8 @@ class MessageMatching {
   Channel& channel(int owner, int source, int destination, int tag);
   Message* new_message();
   void start(Message* message, Request* receive);
+  // Delivers MESSAGE, whose transfer has ended, at DATE (a delayed delivery, SendShape::delivery_delay_s).
+  void deliver_at(Message* message, double date);
 
   const std::vector<simgrid::s4u::Host*>& host_of_rank_;
   RankFibers& fibers_;
@@ -103,6 +105,14 @@ class MessageMatching {
   std::vector<RecentChannels> recent_;  // per rank
   std::vector<s4u_engine::SendShape> send_shape_;  // per rank
   std::vector<Message*> spare_messages_;  // finished, for reuse: a message is allocated once
+  // The messages one SimGrid timer delivers at DATE. Ranks in step finish their transfers together and
+  // owe the same delay, so one timer serves them all (a 1024-rank nccl_ring: about 3% of its delayed
+  // deliveries fall on a new date); the last batch opened takes more messages for its date.
+  struct DeliveryBatch {
+    double date;
+    std::vector<Message*> messages;
+  };
+  DeliveryBatch* open_batch_ = nullptr;
   std::uint64_t messages_ = 0;
 };
 
