@@ -259,7 +259,7 @@ class Channel {
     // The k-th received slice is the k-th item that receives; items are in stream order.
     while (recv_lookup_.item().recv != k) recv_lookup_.next();
     const Item& item = recv_lookup_.item();
-    if (ctx_.log.enabled()) recv_posted_s_[static_cast<std::size_t>(k % slots_)] = MPI_Wtime();
+    if (ctx_.log.enabled()) recv_posted_s_[static_cast<std::size_t>(k % slots_)] = StepLog::clock_s();
     ctx_.irecv(receive_slot(k), wire_floats(ctx_.nccl.protocol, item.piece.length), left_, tag_, &receive_request(k));
   }
 
@@ -270,7 +270,7 @@ class Channel {
     if (ctx_.log.enabled())
       ctx_.log.record({reduces(item.op) ? StepPhase::scatter_reduce : StepPhase::allgather, item.op - 1, item.chunk, left_,
                        wire_floats(ctx_.nccl.protocol, item.piece.length) * sizeof(float), recv_posted_s_[static_cast<std::size_t>(item.recv % slots_)],
-                       MPI_Wtime()});
+                       StepLog::clock_s()});
     if (item.recv + slots_ < recv_count_) post_receive(item.recv + slots_);
   }
 

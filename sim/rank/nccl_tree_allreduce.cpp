@@ -221,7 +221,7 @@ class TreeChannel {
     if (reduce) ctx_.kernels.sum_into(target, receive_slot(stream, c), piece.length);
     else ctx_.kernels.copy(target, receive_slot(stream, c), piece.length);
     if (ctx_.log.enabled()) {
-      const double now = MPI_Wtime();
+      const double now = StepLog::clock_s();
       ctx_.log.record({reduce ? StepPhase::reduce : StepPhase::broadcast, static_cast<int>(c), static_cast<int>(c),
                        receives_[stream].peer, tree_wire_floats(ctx_.nccl.protocol, piece.length) * sizeof(float), now, now});
     }
