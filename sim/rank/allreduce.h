@@ -37,7 +37,8 @@ inline constexpr std::array<std::string_view, 10> kStepPhaseNames{
     "scatter_reduce", "allgather", "reduce", "broadcast", "exchange", "fold", "unfold", "push", "pull", "library"};
 static_assert(static_cast<std::size_t>(StepPhase::library) + 1 == kStepPhaseNames.size());
 
-// One step of one rank, timed with MPI_Wtime (simulated time under SMPI).
+// One step of one rank, timed with MPI_Wtime (simulated time under SMPI), or with StepLog::clock_s
+// where an algorithm reads the clock only to record the step.
 struct StepEvent {
   StepPhase phase;
   int step;
