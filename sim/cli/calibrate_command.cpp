@@ -126,12 +126,7 @@ int calibrate_command(int argc, char** argv) {
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);
   print_placement_source(input, scenario, false);
-  adopt_trace_nccl_algorithm(scenario, input);
-  adopt_trace_nccl_version(scenario, input);
-  adopt_trace_gpu_generation(scenario, input);
-  adopt_trace_net_latency(scenario, input);
-  scenario.model.adopt_topology_gpus(*platform.topology);  // calibration_platform: always a compact topology
-  adopt_trace_nccl_settings(scenario, input, platform);
+  learn_trace_nccl_run(scenario, input, platform);
   ModelSettings with_facts = scenario.model;  // NCCL's channels spread over the NICs beside its ranks
   with_facts.nccl_facts = nccl_topology_facts(*platform.topology);
   const RingCalibration calibration =

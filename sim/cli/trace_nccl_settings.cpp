@@ -168,4 +168,13 @@ void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, cons
   warn_contradictions(*facts, platform, input.file);
 }
 
+void learn_trace_nccl_run(Scenario& scenario, const TraceInput& input, const Platform& platform) {
+  adopt_trace_nccl_algorithm(scenario, input);
+  adopt_trace_nccl_version(scenario, input);
+  adopt_trace_gpu_generation(scenario, input);
+  adopt_trace_net_latency(scenario, input);
+  if (platform.topology) scenario.model.adopt_topology_gpus(*platform.topology);
+  adopt_trace_nccl_settings(scenario, input, platform);
+}
+
 }  // namespace ringsim

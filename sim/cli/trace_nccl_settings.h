@@ -26,4 +26,9 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
 // nccl.protocol and nccl.channels for a scenario simulating NCCL's algorithms; then the warnings.
 void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, const Platform& platform);
 
+// Everything validate and calibrate learn from the run, in order: the algorithm, NCCL's version, the
+// GPUs' generation, the network plugin's latency (trace_input.h), the topology's GPUs, then NCCL's
+// protocol and channels.
+void learn_trace_nccl_run(Scenario& scenario, const TraceInput& input, const Platform& platform);
+
 }  // namespace ringsim

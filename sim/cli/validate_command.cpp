@@ -66,8 +66,8 @@ void print_validation(const Validation& validation, const TraceInput& input, con
   for (const ComparedCase& compared : validation.cases) {
     fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
                input.trace.format);
-    // NCCL's algorithms add NCCL's own model and what ran, after the simulation's columns.
-    const bool model = std::all_of(compared.sizes.begin(), compared.sizes.end(), [](const ComparedSize& row) { return row.nccl_model_s.has_value(); });
+    // NCCL's algorithms add NCCL's own model and what ran, after the simulation's columns (every size has them).
+    const bool model = validation.nccl_model_all.has_value();
     fmt::print("#{:>11} {:>13} {:>13} {:>8} {:>13} {:>13}{}\n", "size", "measured(us)", "simulated(us)", "error",
                "meas.busbw", "sim.busbw", model ? fmt::format(" {:>14} {:>10} {:>16}", "nccl model(us)", "model err", "nccl ran") : "");
     for (const ComparedSize& row : compared.sizes)
@@ -150,12 +150,7 @@ int validate_command(int argc, char** argv) {
   const Platform platform = load_platform(scenario.topology);
   const TraceInput input = read_trace_input(args, scenario, "validate");
   print_placement_source(input, scenario, options.quiet);
-  adopt_trace_nccl_algorithm(scenario, input);
-  adopt_trace_nccl_version(scenario, input);
-  adopt_trace_gpu_generation(scenario, input);
-  adopt_trace_net_latency(scenario, input);
-  if (platform.topology) scenario.model.adopt_topology_gpus(*platform.topology);
-  adopt_trace_nccl_settings(scenario, input, platform);
+  learn_trace_nccl_run(scenario, input, platform);
   note_tree_signature(scenario, input, platform);
   if (!options.quiet) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
