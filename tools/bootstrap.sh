@@ -31,12 +31,12 @@ fetch_report_js() {
 }
 
 # The maestro engine (sim/maestro_mpi) reads private headers of SimGrid 3.32 (the maestro's activity
-# list, a comm's rate bound): taken from Debian's source of the installed version, checked against the checksum
+# list, a comm's rate bound, the network model that starts a transfer): taken from Debian's source of the installed version, checked against the checksum
 # of Debian's simgrid_3.32-2.dsc, into tools/simgrid-source (not committed).
 fetch_simgrid_headers() {
   local dir tarball
   dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/simgrid-source"
-  [ -f "$dir/simgrid-3.32/src/kernel/activity/CommImpl.hpp" ] && return 0
+  [ -f "$dir/simgrid-3.32/src/kernel/resource/NetworkModel.hpp" ] && return 0
   echo "ringsim: fetching SimGrid 3.32's private headers into $dir"
   mkdir -p "$dir"
   tarball="$dir/simgrid_3.32.orig.tar.xz"
@@ -50,10 +50,8 @@ fetch_simgrid_headers() {
   done
   [ "$fetched" = 1 ] || { echo "ringsim: could not fetch SimGrid 3.32's source (simgrid_3.32.orig.tar.xz) from the Debian mirror" >&2; exit 2; }
   echo "4b413d8e9d9b29b8e086b2f3edaec5b1149d7eb52b2e134f1ed13d30891ece7b  $tarball" | sha256sum -c --quiet
-  tar -xJf "$tarball" -C "$dir" simgrid-3.32/src/kernel/actor/ActorImpl.hpp simgrid-3.32/src/kernel/actor/Simcall.hpp \
-    simgrid-3.32/src/kernel/activity/ActivityImpl.hpp simgrid-3.32/src/kernel/activity/CommImpl.hpp \
-    simgrid-3.32/src/kernel/actor/CommObserver.hpp simgrid-3.32/src/kernel/actor/SimcallObserver.hpp \
-    simgrid-3.32/src/mc/transition/Transition.hpp
+  # Every header of src/: the network model's (NetworkModel.hpp) pulls in the max-min solver's and more.
+  tar -xJf "$tarball" -C "$dir" --wildcards 'simgrid-3.32/src/*.hpp' 'simgrid-3.32/src/*.h'
   rm -f "$tarball"
 }
 

@@ -35,7 +35,7 @@ MaestroWorld::MaestroWorld(std::vector<simgrid::s4u::Host*> host_of_rank, double
     : host_of_rank_(std::move(host_of_rank)),
       wtime_sleep_(wtime_sleep),
       fibers_(fibers),
-      matching_(host_of_rank_, fibers, graveyard_),
+      matching_(host_of_rank_, fibers),
       owed_sleep_(host_of_rank_.size(), 0.0),
       alone_on_host_(host_of_rank_.size(), 1),
       host_speed_(host_of_rank_.size()),

@@ -14,6 +14,14 @@
 
 namespace ringsim::maestro_engine {
 
+// An execution a rank started in SimGrid, which the maestro's completion callback finishes.
+class Awaited {
+ public:
+  virtual ~Awaited() = default;
+  // Called once, in the maestro, when ACTIVITY (this one's) has completed.
+  virtual void finished(simgrid::s4u::ActivityPtr activity) = 0;
+};
+
 class MaestroWorld {
  public:
   // HOST_OF_RANK: the hostfile's host of every rank, in rank order. WTIME_SLEEP: SMPI's smpi/wtime.
@@ -56,9 +64,10 @@ class MaestroWorld {
   std::vector<const void*>& deposits() { return deposits_; }
   void meet();
 
-  // SimGrid's completion callback (every activity the engine starts carries its Awaited): finishes
-  // it and runs the ranks it woke. Finished activities are released at the next completion, once
-  // SimGrid no longer touches them (it still does after this callback returns).
+  // SimGrid's completion callback (every execution the engine starts carries its Awaited; messages
+  // end through their own transfers): finishes it and runs the ranks it woke. Finished executions
+  // are released at the next completion, once SimGrid no longer touches them (it still does after
+  // this callback returns).
   void on_completion(const simgrid::s4u::Activity& activity);
   // Whether every rank has returned from its program.
   bool all_finished() const { return fibers_.unfinished() == 0; }

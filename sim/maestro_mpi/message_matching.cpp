@@ -21,8 +21,8 @@ constexpr std::uint64_t kFieldLimit = std::uint64_t{1} << kFieldBits;
 
 }  // namespace
 
-// One message in flight: posted by its sender, matched with a receive, carried by one comm.
-struct MessageMatching::Message final : Awaited {
+// One message in flight: posted by its sender, matched with a receive, carried by one transfer.
+struct MessageMatching::Message final : TransferEnd {
   MessageMatching* owner = nullptr;
   int source = 0;
   int destination = 0;
@@ -32,20 +32,20 @@ struct MessageMatching::Message final : Awaited {
   Request* send = nullptr;
   Request* receive = nullptr;
   Message* next = nullptr;  // in its channel's queue of sends not yet matched
-  simgrid::s4u::CommPtr comm;
+  NetworkTransfer transfer{*this};
 
-  void finished(simgrid::s4u::ActivityPtr activity) override {
-    owner->graveyard_.push_back(std::move(activity));
-    comm = nullptr;
+  void transfer_ended() override {
+    MessageMatching& matching = *owner;
     if (shape.delivery_delay_s > 0) {
       // The sender is done; the receiver sees the message later, when a timer delivers it (and runs the
       // woken receiver).
-      if (send != nullptr) owner->complete(*send);
+      if (send != nullptr) matching.complete(*send);
       send = nullptr;
-      owner->deliver_at(this, simgrid::s4u::Engine::get_clock() + shape.delivery_delay_s);
-      return;
+      matching.deliver_at(this, simgrid::s4u::Engine::get_clock() + shape.delivery_delay_s);
+    } else {
+      deliver();  // after which this message may carry another one
     }
-    deliver();
+    matching.fibers_.run_ready();
   }
 
   void deliver() {
@@ -59,9 +59,8 @@ struct MessageMatching::Message final : Awaited {
   }
 };
 
-MessageMatching::MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
-                                 std::vector<simgrid::s4u::ActivityPtr>& graveyard)
-    : host_of_rank_(host_of_rank), fibers_(fibers), graveyard_(graveyard), recent_(host_of_rank.size()),
+MessageMatching::MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers)
+    : host_of_rank_(host_of_rank), fibers_(fibers), recent_(host_of_rank.size()),
       send_shape_(host_of_rank.size()) {}
 
 MessageMatching::~MessageMatching() {
@@ -118,13 +117,9 @@ void MessageMatching::post_receive(int destination, Request* receive) {
 
 void MessageMatching::start(Message* message, Request* receive) {
   message->receive = receive;
-  message->comm = simgrid::s4u::Comm::sendto_init(host_of_rank_[static_cast<std::size_t>(message->source)],
-                                                  host_of_rank_[static_cast<std::size_t>(message->destination)]);
-  keep_out_of_maestro_list(*message->comm);
-  message->comm->set_payload_size(message->shape.payload(message->bytes));
-  if (message->shape.pace_Bps > 0) bound_rate(*message->comm, message->shape.pace_Bps);
-  message->comm->set_data(static_cast<Awaited*>(message));
-  message->comm->start();
+  message->transfer.start(host_of_rank_[static_cast<std::size_t>(message->source)],
+                          host_of_rank_[static_cast<std::size_t>(message->destination)],
+                          static_cast<double>(message->shape.payload(message->bytes)), message->shape.pace_Bps);
   ++messages_;
 }
 

@@ -1,16 +1,15 @@
 // Point-to-point messages of the maestro engine: sends and receives meet in per-channel queues (one
 // channel per source, destination and tag, first posted first matched, as MPI matches by source and
-// tag), and each matched pair becomes one SimGrid host-to-host comm, started at once: at the later of
-// the two post dates, as SMPI and the S4U engine do. Its completion, in the maestro, completes the
-// receive (and a send that waited for it) and wakes the ranks waiting on them.
+// tag), and each matched pair becomes one SimGrid host-to-host transfer (the network action a comm
+// would create, maestro_activities.h), started at once: at the later of the two post dates, as SMPI
+// and the S4U engine do. Its end, in the maestro, completes the receive (and a send that waited for
+// it) and runs the ranks waiting on them.
 #pragma once
 
 #include "maestro_request.h"
 #include "rank_fibers.h"
 #include "../s4u_mpi/send_settings.h"
 
-#include <simgrid/s4u/Activity.hpp>
-#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
 
 #include <array>
@@ -23,20 +22,10 @@ namespace ringsim::maestro_engine {
 
 using Request = s4u_engine::Request;
 
-// Something a rank started in SimGrid and the maestro's completion callback finishes.
-class Awaited {
- public:
-  virtual ~Awaited() = default;
-  // Called once, in the maestro, when ACTIVITY (this one's) has completed.
-  virtual void finished(simgrid::s4u::ActivityPtr activity) = 0;
-};
-
 class MessageMatching {
  public:
-  // HOST_OF_RANK: every rank's host. GRAVEYARD: where finished activities wait until SimGrid is done
-  // with them (see MaestroWorld::on_completion).
-  MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers,
-                  std::vector<simgrid::s4u::ActivityPtr>& graveyard);
+  // HOST_OF_RANK: every rank's host.
+  MessageMatching(const std::vector<simgrid::s4u::Host*>& host_of_rank, RankFibers& fibers);
   ~MessageMatching();
   MessageMatching(const MessageMatching&) = delete;
   MessageMatching& operator=(const MessageMatching&) = delete;
@@ -54,7 +43,7 @@ class MessageMatching {
   // Marks REQUEST complete and wakes the rank waiting on it.
   void complete(Request& request);
 
-  // Messages carried so far (one SimGrid comm each).
+  // Messages carried so far (one SimGrid transfer each).
   std::uint64_t messages() const { return messages_; }
 
  private:
@@ -93,7 +82,6 @@ class MessageMatching {
 
   const std::vector<simgrid::s4u::Host*>& host_of_rank_;
   RankFibers& fibers_;
-  std::vector<simgrid::s4u::ActivityPtr>& graveyard_;
   std::unordered_map<std::uint64_t, Channel> channels_;  // nodes never move: pointers to them stay valid
   struct RecentChannels {
     static constexpr std::size_t kSize = 4;
