@@ -51,7 +51,7 @@ NodeSpec node_of(const JsonValue& value) {
       node.nic_affinity.push_back(*nic);
     }
   }
-  node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::roce)).value_or(0));
+  node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::efa)).value_or(0));
   if (const auto pcie_switch = fields.optional("pcie_switch")) {
     const std::vector<JsonValue> pair = pcie_switch->array();
     if (pair.size() != 2) pcie_switch->fail("expected [gpus per switch, [bandwidth, latency]]");

@@ -20,9 +20,10 @@ struct LinkSpec {
 // its own full-duplex port into a non-blocking NVSwitch fabric; "fabric" chooses either for any kind.
 enum class IntraKind { pcie, shm, nvlink };
 
-// How the NICs carry messages: TCP sockets or RDMA verbs (InfiniBand, RoCE); under the NCCL network
-// model each NIC carries its transport's payload share of the line rate.
-enum class NicTransport { tcp, ib, roce };
+// How the NICs carry messages: TCP sockets, RDMA verbs (InfiniBand, RoCE) or AWS's Elastic Fabric
+// Adapter (SRD through libfabric); under the NCCL network model each NIC carries its transport's
+// payload share of the line rate.
+enum class NicTransport { tcp, ib, roce, efa };
 
 struct NodeSpec {
   std::string name;  // "node0"; hosts are "<name>-gpu<i>"

@@ -18,6 +18,10 @@ namespace {
 
 constexpr double kDefaultSwitchLatency = 1e-6;      // 1us; bandwidth defaults to non-blocking (below)
 constexpr LinkSpec kDefaultNic{10e9 / 8, 1e-6};      // 10Gbps, 1us
+// An EFA NIC's latency: a hop between nodes crosses two, 20 us, the network latency per inter-node
+// step of AWS's own NCCL tuner model for P5 and P5e (aws-ofi-nccl src/tuner/nccl_ofi_model.cpp,
+// net_lat; 18 us on P5en), where verbs NICs take about 1 us.
+constexpr double kEfaNicLatency_s = 10e-6;
 constexpr LinkSpec kDefaultPcie{12e9, 0.5e-6};       // 12GBps, 0.5us (PCIe 3.0 x16-class)
 constexpr LinkSpec kDefaultShm{8e9, 0.3e-6};         // 8GBps, 0.3us (a CPU copy through shared memory)
 constexpr LinkSpec kDefaultNvlink{300e9, 0.7e-6};    // 300GBps per direction per GPU (A100 NVLink 3 via NVSwitch)
@@ -141,7 +145,8 @@ double transport_payload_share(NicTransport transport) {
   switch (transport) {
     case NicTransport::tcp: return 1448.0 / 1538.0;
     case NicTransport::ib: return 4096.0 / 4122.0;
-    case NicTransport::roce: return 4096.0 / 4178.0;
+    case NicTransport::roce:
+    case NicTransport::efa: return 4096.0 / 4178.0;  // SRD's framing is not published: RoCE v2's
   }
   return 1;
 }
@@ -248,17 +253,20 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   const auto count = group.optional_int("count", 1, kMaxCount);
   NodeSpec node;
   node.gpus = static_cast<int>(group.optional_int("gpus", 1, 4096).value_or(1));
-  node.nic = read_link(group, "nic", kDefaultNic);
-  node.nics = static_cast<int>(group.optional_int("nics", 1, 64).value_or(1));
-  if (node.nics > node.gpus)
-    group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
-                                   node.nics, node.gpus));
   if (auto transport = group.optional_string("nic_transport")) {
     if (*transport == "tcp") node.nic_transport = NicTransport::tcp;
     else if (*transport == "ib") node.nic_transport = NicTransport::ib;
     else if (*transport == "roce") node.nic_transport = NicTransport::roce;
-    else group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\" or \"roce\", found \"{}\"", *transport));
+    else if (*transport == "efa") node.nic_transport = NicTransport::efa;
+    else group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"{}\"", *transport));
   }
+  LinkSpec nic_defaults = kDefaultNic;
+  if (node.nic_transport == NicTransport::efa) nic_defaults.latency_s = kEfaNicLatency_s;
+  node.nic = read_link(group, "nic", nic_defaults);
+  node.nics = static_cast<int>(group.optional_int("nics", 1, 64).value_or(1));
+  if (node.nics > node.gpus)
+    group.fail("nics", fmt::format("{} NICs for {} GPUs: every NIC needs a GPU beside it (GPU g uses NIC g*nics/gpus)",
+                                   node.nics, node.gpus));
   if (const nlohmann::json* affinity = group.optional_value("nic_affinity"))
     node.nic_affinity = read_nic_affinity(group, *affinity, node);
   const IntraSpec intra = read_intra(group);

@@ -61,6 +61,25 @@ TEST_CASE("topology errors name the file and the JSON path and the fix") {
         std::string::npos);
 }
 
+TEST_CASE("an EFA NIC takes 10 us unless the topology says otherwise, and RoCE's payload share") {
+  // AWS's own NCCL tuner charges 20 us per inter-node step on P5: two NICs per hop.
+  TempDir dir;
+  auto efa = dir.write("efa.json", R"({"racks": [{"nodes": [{"name": "p5", "nic_transport": "efa", "nic": {"bandwidth": "400Gbps"}},
+                                                          {"name": "q", "nic_transport": "efa", "nic": {"latency": "3us"}},
+                                                          {"name": "r", "nic_transport": "roce"}]}]})");
+  const Topology topology = load_topology(efa);
+  const auto& nodes = topology.racks.at(0).nodes;
+  CHECK(nodes.at(0).nic_transport == NicTransport::efa);
+  CHECK(nodes.at(0).nic.latency_s == doctest::Approx(10e-6));
+  CHECK(nodes.at(0).nic.bandwidth_Bps == doctest::Approx(50e9));
+  CHECK(nodes.at(1).nic.latency_s == doctest::Approx(3e-6));
+  CHECK(nodes.at(2).nic.latency_s == doctest::Approx(1e-6));
+  CHECK(transport_payload_share(NicTransport::efa) == transport_payload_share(NicTransport::roce));
+  auto unknown = dir.write("x.json", R"({"racks": [{"nodes": [{"name": "n", "nic_transport": "srd"}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(unknown)) ==
+        unknown.string() + ": /racks/0/nodes/0/nic_transport: expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"srd\"");
+}
+
 TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is a shared backplane") {
   TempDir dir;
   auto open = dir.write("o.json", R"({"racks": [{"nodes": [{"name": "a", "nic": {"bandwidth": "25Gbps"}}, {"name": "b"}]}]})");
