@@ -46,8 +46,20 @@ class NetworkTransfer::Activity final : public simgrid::kernel::activity::Activi
   void set_exception(simgrid::kernel::actor::ActorImpl*) override {}
   void finish() override {}
 
+  // As CommImpl::start: the network model of ZONE, the source's zone. Its zone owns it; the last one
+  // looked up is kept (every host of a ringsim platform is in one zone) to spare a shared_ptr copy.
+  simgrid::kernel::resource::NetworkModel& model_of(simgrid::kernel::routing::NetZoneImpl* zone) {
+    if (zone != zone_) {
+      zone_ = zone;
+      model_ = zone->get_network_model().get();
+    }
+    return *model_;
+  }
+
  private:
   TransferEnd& end_;
+  simgrid::kernel::routing::NetZoneImpl* zone_ = nullptr;
+  simgrid::kernel::resource::NetworkModel* model_ = nullptr;
 };
 
 NetworkTransfer::NetworkTransfer(TransferEnd& end) : activity_(new Activity(end)) { intrusive_ptr_add_ref(activity_); }
@@ -56,9 +68,9 @@ NetworkTransfer::~NetworkTransfer() { intrusive_ptr_release(activity_); }
 
 void NetworkTransfer::start(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, double bytes_per_second) {
   if (activity_->surf_action_ != nullptr) throw std::logic_error("a network transfer started again before it ended");
-  // As CommImpl::start: the model of the source's zone, and a rate of -1 for none.
-  const auto model = from->get_netpoint()->get_englobing_zone()->get_network_model();
-  auto* action = model->communicate(from, to, bytes, bytes_per_second > 0 ? bytes_per_second : -1.0);
+  // As CommImpl::start: a rate of -1 for none.
+  auto* action = activity_->model_of(from->get_netpoint()->get_englobing_zone())
+                     .communicate(from, to, bytes, bytes_per_second > 0 ? bytes_per_second : -1.0);
   action->set_activity(activity_);
   activity_->surf_action_ = action;
   if (action->get_state() == simgrid::kernel::resource::Action::State::FAILED)

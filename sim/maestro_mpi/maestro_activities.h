@@ -8,8 +8,6 @@
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Host.hpp>
 
-#include <memory>
-
 namespace ringsim::maestro_engine {
 
 // Removes ACTIVITY, just created by the maestro, from the back of the maestro's activity list.
