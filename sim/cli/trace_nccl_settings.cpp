@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <string_view>
+#include <vector>
 
 namespace ringsim {
 namespace {
@@ -31,6 +33,57 @@ std::optional<NcclProtocol> protocol_named(const std::string& name) {
 // ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
 // names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
 // listing only [0] under NCCL_IB_HCA).
+// The topology transports that carry NCCL's network transport TRANSPORT as the log names it: verbs
+// ("IB", also over RoCE; "IBext" from NVIDIA's plugin), sockets, AWS's plugin over EFA; none for
+// transports the topology format has no name for (GPUDirect-TCPX, ...).
+std::vector<NicTransport> topology_transports_of(const std::string& transport) {
+  if (transport == "IB" || transport == "IBext") return {NicTransport::ib, NicTransport::roce};
+  if (transport == "Socket") return {NicTransport::tcp};
+  if (transport.find("Libfabric") != std::string::npos || transport.find("OFI") != std::string::npos) return {NicTransport::efa};
+  return {};
+}
+
+std::string_view transport_key(NicTransport transport) {
+  switch (transport) {
+    case NicTransport::tcp: return "tcp";
+    case NicTransport::ib: return "ib";
+    case NicTransport::roce: return "roce";
+    case NicTransport::efa: return "efa";
+  }
+  return "tcp";
+}
+
+// Where the log's hops between nodes contradict the topology's nodes: their transport (the NIC's
+// payload share and, for EFA, its latency follow from it) and GPUDirect RDMA ("/GDRDMA" on a hop: the
+// NIC reads and writes GPU memory; without it NCCL stages through host memory, which "gdr" states).
+// Sockets always stage (the topology has no "gdr" to say for them), and an NVLink node cannot state
+// staging: no GPUDirect warning there.
+void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& topology, const std::string& file) {
+  const NcclNetworkHop& first = facts.network_hops.front();
+  const std::vector<NicTransport> expected = topology_transports_of(first.transport);
+  const bool gdr = facts.any_gdr();
+  const NcclNetworkHop& example =
+      *std::find_if(facts.network_hops.begin(), facts.network_hops.end(), [gdr](const NcclNetworkHop& hop) { return hop.gdr == gdr; });
+  for (const RackSpec& rack : topology.racks)
+    for (const NodeSpec& node : rack.nodes) {
+      if (!expected.empty() && std::find(expected.begin(), expected.end(), node.nic_transport) == expected.end()) {
+        fmt::print(stderr,
+                   "ringsim: warning: {}:{}: NCCL sends between nodes over NET/{} but the topology's node {} has "
+                   "\"nic_transport\": \"{}\": give its nodes \"nic_transport\": \"{}\"\n",
+                   file, first.line, first.transport, node.name, transport_key(node.nic_transport), transport_key(expected.front()));
+        return;
+      }
+      if (node.gdr != gdr && first.transport != "Socket" && (gdr || node.intra_kind != IntraKind::nvlink)) {
+        fmt::print(stderr,
+                   "ringsim: warning: {}:{}: NCCL's hops between nodes go {} GPUDirect RDMA (NET/{}/{}{}) but the topology's "
+                   "node {} has \"gdr\": {}: give its nodes \"gdr\": {}\n",
+                   file, example.line, gdr ? "with" : "without", example.transport, example.device, gdr ? "/GDRDMA" : "",
+                   node.name, node.gdr ? "true" : "false", gdr ? "true" : "false");
+        return;
+      }
+    }
+}
+
 void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, const std::string& file) {
   if (!platform.topology || facts.network_hops.empty()) return;
   int nics = 0;
@@ -44,6 +97,7 @@ void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, co
                "ringsim: warning: {}:{}: NCCL sends between nodes through {} NICs per node (up to NET/{}/{}) but the "
                "topology's nodes have {}: give its nodes \"nics\" as the cluster has them\n",
                file, highest->line, used, highest->transport, highest->device, nics);
+  warn_transport_contradictions(facts, *platform.topology, file);
 }
 
 // A scenario still on SMPI's defaults (the model of the MPI ring it named by default) takes the

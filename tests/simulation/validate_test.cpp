@@ -307,6 +307,31 @@ TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names 
   CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(12000e-6));
 }
 
+TEST_CASE("validate warns where NCCL's hops between nodes contradict the topology's transport or GPUDirect RDMA") {
+  // 8 ranks on 2 nodes, one hop line of NCCL's log each; the times are placeholders.
+  TempDir dir;
+  const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  const auto validate_with_hop = [&](const std::string& name, const std::string& scenario, const std::string& hop) {
+    const auto trace = dir.write(name, two_node_header() + "node1:1:2 [0] NCCL INFO NCCL version 2.6.4+cuda10.1\n" +
+                                           "node2:5:6 [0] NCCL INFO Ring 00 : 3 -> 4 [receive] via " + hop + "\n" + table +
+                                           "     8388608       2097152     float     sum      -1  12000.0    0.70    1.22      0  12000.0    0.70    1.22      0\n");
+    return run_ringsim("validate " + kRoot + "/scenarios/nccl/" + scenario + " --measured " + trace.string(), dir.path());
+  };
+  const auto verbs_on_tcp = validate_with_hop("ib.txt", "hkbu-10GbE.json", "NET/IB/0");
+  REQUIRE_MESSAGE(verbs_on_tcp.exit_code <= 1, verbs_on_tcp.err);
+  CHECK_MESSAGE(verbs_on_tcp.err.find("ib.txt:13: NCCL sends between nodes over NET/IB but the topology's node node0 has "
+                                      "\"nic_transport\": \"tcp\": give its nodes \"nic_transport\": \"ib\"") != std::string::npos,
+                verbs_on_tcp.err);
+  const auto gdr_on_staged = validate_with_hop("gdr.txt", "hkbu-100GbIB.json", "NET/IB/0/GDRDMA");
+  REQUIRE_MESSAGE(gdr_on_staged.exit_code <= 1, gdr_on_staged.err);
+  CHECK_MESSAGE(gdr_on_staged.err.find("gdr.txt:13: NCCL's hops between nodes go with GPUDirect RDMA (NET/IB/0/GDRDMA) but the "
+                                       "topology's node node0 has \"gdr\": false: give its nodes \"gdr\": true") != std::string::npos,
+                gdr_on_staged.err);
+  const auto agreeing = validate_with_hop("socket.txt", "hkbu-10GbE.json", "NET/Socket/0");
+  REQUIRE_MESSAGE(agreeing.exit_code <= 1, agreeing.err);
+  CHECK_MESSAGE(agreeing.err.find("warning") == std::string::npos, agreeing.err);
+}
+
 TEST_CASE("validate notes a busbw on one NVLink node above what NCCL's ring can carry there, and simulates NVLS: within 2%") {
   // 8 H100 on NVSwitch (the public suite's 1 GiB row: busbw 469.67 GB/s), where NCCL's search gives the
   // ring 360 GB/s of NVLink; a busbw of 300 GB/s (an A100-like run) notes nothing. NCCL 2.29's model
