@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
-#include <string_view>
 #include <vector>
 
 namespace ringsim {
@@ -29,10 +28,6 @@ std::optional<NcclProtocol> protocol_named(const std::string& name) {
   return std::nullopt;
 }
 
-// Warnings where the topology cannot hold what the log shows: the NICs NCCL uses on a node are the
-// ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
-// names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
-// listing only [0] under NCCL_IB_HCA).
 // The topology transports that carry NCCL's network transport TRANSPORT as the log names it: verbs
 // ("IB", also over RoCE; "IBext" from NVIDIA's plugin), sockets, AWS's plugin over EFA; none for
 // transports the topology format has no name for (GPUDirect-TCPX, ...).
@@ -41,16 +36,6 @@ std::vector<NicTransport> topology_transports_of(const std::string& transport) {
   if (transport == "Socket") return {NicTransport::tcp};
   if (transport.find("Libfabric") != std::string::npos || transport.find("OFI") != std::string::npos) return {NicTransport::efa};
   return {};
-}
-
-std::string_view transport_key(NicTransport transport) {
-  switch (transport) {
-    case NicTransport::tcp: return "tcp";
-    case NicTransport::ib: return "ib";
-    case NicTransport::roce: return "roce";
-    case NicTransport::efa: return "efa";
-  }
-  return "tcp";
 }
 
 // Where the log's hops between nodes contradict the topology's nodes: their transport (the NIC's
@@ -70,7 +55,7 @@ void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& to
         fmt::print(stderr,
                    "ringsim: warning: {}:{}: NCCL sends between nodes over NET/{} but the topology's node {} has "
                    "\"nic_transport\": \"{}\": give its nodes \"nic_transport\": \"{}\"\n",
-                   file, first.line, first.transport, node.name, transport_key(node.nic_transport), transport_key(expected.front()));
+                   file, first.line, first.transport, node.name, nic_transport_name(node.nic_transport), nic_transport_name(expected.front()));
         return;
       }
       if (node.gdr != gdr && first.transport != "Socket" && (gdr || node.intra_kind != IntraKind::nvlink)) {
@@ -84,6 +69,10 @@ void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& to
     }
 }
 
+// Warnings where the topology cannot hold what the log shows: the NICs NCCL uses on a node are the
+// ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
+// names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
+// listing only [0] under NCCL_IB_HCA).
 void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, const std::string& file) {
   if (!platform.topology || facts.network_hops.empty()) return;
   int nics = 0;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringsim {
@@ -100,12 +101,14 @@ Topology with_nic_latency(Topology topology, double latency_s);
 // The same topology with every link's latency multiplied by FACTOR (model key link_latency_scale).
 Topology scaled_latencies(Topology topology, double factor);
 
-// The NIC GPU's traffic leaves the node through, and the NIC beside it (-1: none of its own).
 // The same topology with every NIC at the share of its line rate its transport's payload gets from
 // the framing of a full packet: TCP over Ethernet MTU 1500 with timestamps 1448 of 1538 bytes on the
 // wire; InfiniBand 4096 of 4122 (LRH, BTH, ICRC, VCRC); RoCE v2 4096 of 4178 (Ethernet, IP, UDP, BTH).
 double transport_payload_share(NicTransport transport);
 Topology with_transport_payload_share(Topology topology);
+// The transport's name in a topology file ("nic_transport"): "tcp", "ib", "roce", "efa".
+std::string_view nic_transport_name(NicTransport transport);
+inline constexpr NicTransport kNicTransports[] = {NicTransport::tcp, NicTransport::ib, NicTransport::roce, NicTransport::efa};
 
 // NVLink's line rate per link and direction for COMPUTE_CAPABILITY's generation, GB/s: P100 20, V100 to
 // H100 25, B200 50.
@@ -119,6 +122,7 @@ double nvlink_payload_share(int compute_capability);
 // The same topology with every NVLink port at that share (its links counted first, in nvlink_links).
 Topology with_nvlink_payload_share(Topology topology, int compute_capability);
 
+// The NIC GPU's traffic leaves the node through, and the NIC beside it (-1: none of its own).
 int nic_of_gpu(const NodeSpec& node, int gpu);
 int nic_beside_gpu(const NodeSpec& node, int gpu);
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -151,6 +152,16 @@ double transport_payload_share(NicTransport transport) {
   return 1;
 }
 
+std::string_view nic_transport_name(NicTransport transport) {
+  switch (transport) {
+    case NicTransport::tcp: return "tcp";
+    case NicTransport::ib: return "ib";
+    case NicTransport::roce: return "roce";
+    case NicTransport::efa: return "efa";
+  }
+  return "tcp";
+}
+
 double nvlink_line_GBps(int compute_capability) {
   return compute_capability < 70 ? 20 : compute_capability >= 100 ? 50 : 25;
 }
@@ -254,11 +265,11 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   NodeSpec node;
   node.gpus = static_cast<int>(group.optional_int("gpus", 1, 4096).value_or(1));
   if (auto transport = group.optional_string("nic_transport")) {
-    if (*transport == "tcp") node.nic_transport = NicTransport::tcp;
-    else if (*transport == "ib") node.nic_transport = NicTransport::ib;
-    else if (*transport == "roce") node.nic_transport = NicTransport::roce;
-    else if (*transport == "efa") node.nic_transport = NicTransport::efa;
-    else group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"{}\"", *transport));
+    const auto* named = std::find_if(std::begin(kNicTransports), std::end(kNicTransports),
+                                     [&](NicTransport t) { return nic_transport_name(t) == *transport; });
+    if (named == std::end(kNicTransports))
+      group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"{}\"", *transport));
+    node.nic_transport = *named;
   }
   LinkSpec nic_defaults = kDefaultNic;
   if (node.nic_transport == NicTransport::efa) nic_defaults.latency_s = kEfaNicLatency_s;
