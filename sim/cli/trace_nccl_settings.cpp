@@ -46,6 +46,7 @@ std::vector<NicTransport> topology_transports_of(const std::string& transport) {
 void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& topology, const std::string& file) {
   const NcclNetworkHop& first = facts.network_hops.front();
   const std::vector<NicTransport> expected = topology_transports_of(first.transport);
+  const bool sockets = expected == std::vector<NicTransport>{NicTransport::tcp};
   const bool gdr = facts.any_gdr();
   const NcclNetworkHop& example =
       *std::find_if(facts.network_hops.begin(), facts.network_hops.end(), [gdr](const NcclNetworkHop& hop) { return hop.gdr == gdr; });
@@ -58,7 +59,7 @@ void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& to
                    file, first.line, first.transport, node.name, nic_transport_name(node.nic_transport), nic_transport_name(expected.front()));
         return;
       }
-      if (node.gdr != gdr && first.transport != "Socket" && (gdr || node.intra_kind != IntraKind::nvlink)) {
+      if (node.gdr != gdr && !sockets && (gdr || node.intra_kind != IntraKind::nvlink)) {
         fmt::print(stderr,
                    "ringsim: warning: {}:{}: NCCL's hops between nodes go {} GPUDirect RDMA (NET/{}/{}{}) but the topology's "
                    "node {} has \"gdr\": {}: give its nodes \"gdr\": {}\n",
