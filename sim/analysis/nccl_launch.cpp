@@ -21,4 +21,9 @@ int nccl_launch_channels(const NcclCase& c, NcclAlgorithmKind algorithm, NcclPro
   return channels;
 }
 
+int nccl_nvls_launch_channels(const NcclCase& c) {
+  if (c.compute_capability < 100 || !c.version.at_least(2, 25)) return 16;
+  return c.nodes == 1 && c.version.at_least(2, 27) ? 24 : 32;
+}
+
 }  // namespace ringsim

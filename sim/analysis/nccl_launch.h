@@ -21,4 +21,9 @@ int nccl_max_threads(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtoco
 // The channels a call of BYTES runs on under ALGORITHM (ring or tree) and PROTOCOL (not auto_choice).
 int nccl_launch_channels(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtocol protocol, std::uint64_t bytes);
 
+// The channels an NVLS or NVLS tree call runs on: the communicator's nvlsChannels (transport/nvls.cc,
+// NCCL_NVLS_NCHANNELS), 16 on Hopper; on Blackwell 32 from 2.25, 24 on one node from 2.27. Not the
+// NVLS search's channels, which NCCL's time model prices (c.nvls_channels).
+int nccl_nvls_launch_channels(const NcclCase& c);
+
 }  // namespace ringsim

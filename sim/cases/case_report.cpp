@@ -29,7 +29,7 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
     const bool ring_or_tree = choice.algorithm == NcclAlgorithmKind::ring || choice.algorithm == NcclAlgorithmKind::tree;
     const int launched = !nccl ? settings.channels.value_or(2)
                          : ring_or_tree ? nccl_launch_channels(*nccl, choice.algorithm, choice.prediction.protocol, bytes)
-                                        : nccl->channels;
+                                        : nccl_nvls_launch_channels(*nccl);
     channels += (channels.empty() ? "" : ",") + std::to_string(launched);
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
     algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));

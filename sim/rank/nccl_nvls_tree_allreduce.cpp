@@ -5,14 +5,18 @@
 // tree c % 2) and bring the total back down, each through the NIC beside it; each head then stores
 // the total once for the NVSwitch to multicast to its node's GPUs.
 //
-// As plain MPI: per step of G shards of NCCL's nvlsChunkSize (G ranks per node), a direct
-// reduce-scatter inside the node, the shard's tree across nodes, and a direct allgather inside the
-// node; messages inside the node are charged as nccl_nvls charges them (engine_probes.h scale_sends),
-// those between nodes as sent. Steps alternate between the two trees, as NCCL's channels do. Each
-// tree's way up and way down hold NCCL_STEPS steps per hop, as NCCL's connection FIFOs do: a rank
-// takes a step as soon as its messages are in and its slots free, whatever the other tree or the
-// root's round trip is doing (a window over the round trip, or one shared by the trees, held a
-// 10-node tree to half its NICs' rate).
+// As plain MPI: per step of G shards (G ranks per node), a direct reduce-scatter inside the node, the
+// shard's tree across nodes, and a direct allgather inside the node; messages inside the node are
+// charged as nccl_nvls charges them (engine_probes.h scale_sends), those between nodes as sent. Steps
+// alternate between the two trees. NCCL launches NCCL_NVLS_NCHANNELS channels (16 on Hopper), channel
+// c on tree c % 2, each cutting its part of the buffer into NCCL's chunks per head (sized per era and
+// call, nvls_chunks.h); the channels of a tree share its NICs and move alike, so here one step of a
+// tree carries the chunk of each of its channels: a shard of channels / 2 chunks, as many messages as
+// one channel would send. Each tree's way up and way down hold NCCL_STEPS steps per hop, as NCCL's
+// connection FIFOs do: a rank takes a step as soon as its messages are in and its slots free,
+// whatever the other tree or the root's round trip is doing (a window over the round trip, or one
+// shared by the trees, held a 10-node tree to half its NICs' rate). A connection sends its steps one
+// after the other, as its queue pair does.
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
@@ -61,13 +65,15 @@ class NvlsTreeRun {
  public:
   NvlsTreeRun(float* output, std::size_t count, AllreduceContext& ctx, const NvlsLayout& layout)
       : out_(output), count_(count), ctx_(ctx), layout_(layout), g_(static_cast<int>(layout.local.size())),
-        step_floats_(kNvlsChunkFloats * static_cast<std::size_t>(g_)), steps_((count + step_floats_ - 1) / step_floats_),
+        chunk_floats_(nvls_tree_chunk_floats(ctx.nccl, static_cast<int>(layout.heads.size()), g_, count * sizeof(float)) *
+                      static_cast<std::size_t>(std::max(1, ctx.nccl.channels / 2))),
+        step_floats_(chunk_floats_ * static_cast<std::size_t>(g_)), steps_((count + step_floats_ - 1) / step_floats_),
         window_(std::min<std::size_t>(kNvlsTreeStepsPerHop, (steps_ + 1) / 2)), ups_(2 * window_), downs_(2 * window_),
-        to_parent_(steps_, MPI_REQUEST_NULL), up_done_(steps_, 0), down_done_(steps_, 0) {
+        to_parent_(steps_, MPI_REQUEST_NULL), to_children_(2 * steps_, MPI_REQUEST_NULL), up_done_(steps_, 0), down_done_(steps_, 0) {
     intra_scale_ = nvls_wire_per_byte(g_, ctx.nccl);
     for (int t = 0; t < 2; ++t) trees_[t] = nccl_double_tree(static_cast<int>(layout.heads.size()), layout.node, t);
     // Received copies and partial sums land in slots; with SMPI-shared buffers every slot is the scratch.
-    const std::size_t shard_floats = std::min(kNvlsChunkFloats, (count + g_ - 1) / static_cast<std::size_t>(g_));
+    const std::size_t shard_floats = std::min(chunk_floats_, (count + g_ - 1) / static_cast<std::size_t>(g_));
     slot_base_ = ctx.scratch;
     if (ctx.kernels.hold_values() || shard_floats > count) {
       slot_memory_.resize(2 * window_ * slots_per_step() * shard_floats);
@@ -94,6 +100,7 @@ class NvlsTreeRun {
     }
     for (std::vector<MPI_Request>& sent : sending_) MPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
     MPI_Waitall(static_cast<int>(to_parent_.size()), to_parent_.data(), MPI_STATUSES_IGNORE);
+    MPI_Waitall(static_cast<int>(to_children_.size()), to_children_.data(), MPI_STATUSES_IGNORE);
     scale_sends(1.0);
   }
 
@@ -148,6 +155,7 @@ class NvlsTreeRun {
       UpStep& up = ups_[place(up_[t])];
       MPI_Request* needs = first_pending(up.scatter.data(), up.scatter.size());
       if (needs == nullptr) needs = first_pending(up.from_children.data(), up.from_children.size());
+      if (needs == nullptr && up_[t] >= 2) needs = first_pending(&to_parent_[up_[t] - 2], 1);  // the connection's FIFO
       if (needs != nullptr) {
         needed.push_back(needs);
         break;
@@ -160,6 +168,7 @@ class NvlsTreeRun {
       const std::size_t s = down_[t];
       MPI_Request* needs = first_pending(&to_parent_[s], 1);
       if (needs == nullptr) needs = first_pending(&downs_[place(s)].from_parent, 1);
+      if (needs == nullptr && s >= 2) needs = first_pending(&to_children_[2 * (s - 2)], 2);  // the connections' FIFOs
       if (needs != nullptr) {
         needed.push_back(needs);
         break;
@@ -221,8 +230,9 @@ class NvlsTreeRun {
     std::vector<MPI_Request> sent;
     if (tree.parent >= 0) ctx_.kernels.copy(shard, downs_[place(s)].slot, piece.length);
     inside_node(false);
-    for (int child : {tree.child0, tree.child1})
-      if (child >= 0) ctx_.isend(shard, piece.length, head(child), tree_tag(kNvlsTreeDownTag, s), &sent.emplace_back());
+    for (int k = 0; k < 2; ++k)
+      if (const int child = k == 0 ? tree.child0 : tree.child1; child >= 0)
+        ctx_.isend(shard, piece.length, head(child), tree_tag(kNvlsTreeDownTag, s), &to_children_[2 * s + static_cast<std::size_t>(k)]);
     for (std::size_t p = 0; p < layout_.local.size(); ++p)
       if (const Piece other = shard_of(s, p); layout_.local[p] != ctx_.rank)
         ctx_.irecv(out_ + other.start, other.length, layout_.local[p], tree_tag(kNvlsTreeGatherTag, s), &sent.emplace_back());
@@ -258,10 +268,14 @@ class NvlsTreeRun {
   int g_;
   double intra_scale_ = 1;
   NodeTreeLinks trees_[2];
-  std::size_t step_floats_, steps_, window_;
+  std::size_t chunk_floats_, step_floats_, steps_, window_;
   std::vector<UpStep> ups_;
   std::vector<DownStep> downs_;
-  std::vector<MPI_Request> to_parent_;  // per step: my sum on its way up, which its total may not overwrite
+  // Per step: my sum on its way up, which its total may not overwrite; the total on its way down to my
+  // two children. A tree's next step to the same peer starts once they are through: one connection
+  // carries its steps one after the other, as a queue pair does, where steps in flight side by side
+  // would each take a share of the NIC and every step would cross each hop as late as the last.
+  std::vector<MPI_Request> to_parent_, to_children_;
   std::vector<char> up_done_, down_done_;
   std::vector<float> slot_memory_;
   float* slot_base_ = nullptr;

@@ -1,10 +1,11 @@
-// What nccl_nvls and nccl_nvls_tree share: how they cut the buffer (steps of one NCCL nvlsChunkSize,
-// 128 KiB, per shard, a few in flight, as NCCL's NVLS channels keep the switch busy), what a message
-// inside a node weighs on NVLink, and how a call starts.
+// What nccl_nvls and nccl_nvls_tree share: how they cut the buffer (nccl_nvls: steps of one NCCL
+// nvlsChunkSize, 128 KiB, per shard, a few in flight, as NCCL's NVLS channels keep the switch busy;
+// nccl_nvls_tree: nvls_chunks.h), what a message inside a node weighs on NVLink, and how a call starts.
 #pragma once
 
 #include "allreduce.h"
 #include "engine_probes.h"
+#include "nvls_chunks.h"
 
 #include <cstddef>
 #include <cstdio>

@@ -4,6 +4,7 @@
 #include "../../sim/analysis/nccl_intra_search.h"
 #include "../../sim/analysis/nccl_launch.h"
 #include "../../sim/platform/topology.h"
+#include "../../sim/rank/nvls_chunks.h"
 
 #include <doctest/doctest.h>
 
@@ -238,4 +239,43 @@ TEST_CASE("small calls run on fewer channels: NCCL's launch rule, channels x thr
   CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll, 1 << 20) == 3);
   CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll128, 160 << 10) == 32);
   CHECK(nccl_launch_channels(rails, NcclAlgorithmKind::ring, NcclProtocol::ll128, 80 << 10) == 16);
+}
+
+TEST_CASE("NVLS calls launch NCCL_NVLS_NCHANNELS, not the search's channels: 16 on Hopper, 32 or 24 on Blackwell from 2.25 and 2.27") {
+  NcclCase hopper = pcie_case(2, 29, 80, 10);
+  hopper.compute_capability = 90;
+  hopper.nvls_channels = 8;  // what NCCL's model prices
+  CHECK(nccl_nvls_launch_channels(hopper) == 16);
+  NcclCase blackwell = hopper;
+  blackwell.compute_capability = 100;
+  CHECK(nccl_nvls_launch_channels(blackwell) == 32);
+  blackwell.nodes = 1;
+  CHECK(nccl_nvls_launch_channels(blackwell) == 24);
+  blackwell.version = {2, 26};
+  CHECK(nccl_nvls_launch_channels(blackwell) == 32);
+  blackwell.version = {2, 24};
+  CHECK(nccl_nvls_launch_channels(blackwell) == 16);
+}
+
+TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 heads, halved for small calls") {
+  // 16 x 8 = 128 concurrent ops. 2.29 from 4 nodes: NCCL_NVLS_CHUNKSIZE 128 KiB capped at 64 KiB, which
+  // 32 MiB keeps (not below 4 x 128 x 64 KiB) and 4 MiB halves (below 128 x 64 KiB).
+  NcclRankSettings nccl;
+  nccl.channels = 16;
+  nccl.version = 229;
+  const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 32u << 20)) == 64);
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 4u << 20)) == 32);
+  // Two nodes: no cap, 128 KiB; below 4 x 128 x 128 KiB = 64 MiB, 64 KiB.
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 64u << 20)) == 128);
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 32u << 20)) == 64);
+  // 2.20 starts from a Simple step, NCCL_BUFFSIZE / 8 = 512 KiB: 256 KiB below 32 x 128 x 512 KiB = 2 GiB,
+  // 128 KiB below 16 x 128 x 256 KiB = 512 MiB.
+  nccl.version = 220;
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 4ull << 30)) == 512);
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 1u << 30)) == 256);
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 256u << 20)) == 128);
+  // 2.18 had no cap from 4 nodes.
+  nccl.version = 218;
+  CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 1u << 30)) == 256);
 }

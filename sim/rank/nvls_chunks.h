@@ -1,0 +1,27 @@
+// The chunk NCCL cuts an NVLS tree allreduce into, per era (src/enqueue.cc, calcCollChunking): apart
+// from the rank program so that unit tests hold it to hand-worked numbers without MPI.
+#pragma once
+
+#include "nccl_rank_settings.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace ringsim {
+
+// nccl_nvls_tree's chunk per head and channel, floats, as NCCL's enqueue.cc (calcCollChunking) sizes it
+// for an allreduce of BYTES over NODES nodes of HEADS GPUs on CHANNELS channels: a Simple step
+// (NCCL_BUFFSIZE / 8) up to 2.20, NCCL_NVLS_CHUNKSIZE (128 KiB) from 2.21, at most 64 KiB from 4 nodes
+// on (2.19 on), then halved while the call holds few chunks per head and channel (concurrentOps).
+inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int nodes, int heads, std::size_t bytes) {
+  std::size_t chunk = nccl.version >= 221 ? (128u << 10) : static_cast<std::size_t>(nccl.buffsize / 8);
+  if (nccl.version >= 219 && nodes >= 4) chunk = std::min<std::size_t>(chunk, 64u << 10);
+  const std::size_t ops = static_cast<std::size_t>(std::max(1, nccl.channels)) * static_cast<std::size_t>(std::max(1, heads));
+  if (bytes < 32 * ops * chunk && chunk > (256u << 10)) chunk = 256u << 10;
+  if (bytes < 16 * ops * chunk && chunk > (128u << 10)) chunk = 128u << 10;
+  if (bytes < 4 * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
+  if (bytes < ops * chunk && chunk > (32u << 10)) chunk = 32u << 10;
+  return std::max<std::size_t>(1, chunk / sizeof(float));
+}
+
+}  // namespace ringsim
