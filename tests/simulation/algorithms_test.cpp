@@ -375,9 +375,9 @@ TEST_CASE("nccl_nvls_tree sums exactly on 1 to 5 nodes of 1 to 4 ranks, and refu
   TempDir dir;
   auto topology = dir.write("five.json", kFiveNodeTopology);
   const std::string placements = R"(["1-1", "2-2", "3-3", "2-2-2", "1-1-1-1-1", "4-4-4-4", "3-3-3-3-3", "4"])";
-  // 262148 floats on 2 ranks per node (NCCL 2.18, 16 NVLS channels): 32 KiB chunks, steps of 2 x 8 chunks
-  // per tree, two and a short third. 2359300 floats on 4 and 5 nodes of one or two (2.29): 64 KiB chunks,
-  // 19 or 10 steps, more than a tree's 8 in flight per hop.
+  // 262148 floats on 2 ranks per node (NCCL 2.18, 16 NVLS channels): 32 KiB chunks, steps of 2 shards of
+  // 8 chunks (one per channel of a tree), two and a short third. 2359300 floats on 4 and 5 nodes of one or
+  // two ranks (2.29): 64 KiB chunks, 19 or 10 steps, more than a tree's 8 in flight per hop.
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 8 * 4);
   const auto many = run_scenario(dir, scenario(topology.string(), R"(["1-1-1-1", "2-2-2-2-2"])", R"(["nccl_nvls_tree"])", "[2359300]",
