@@ -10,8 +10,9 @@
 // stand for (N+1) shards, divided by NCCL's NVLS efficiency for the GPU generation (nvlsEfficiency in
 // tuning.cc: 0.85 Hopper, 0.74 Blackwell; engine_probes.h scale_sends). The launcher passes that
 // efficiency and NCCL's model's NVLS latency (the multicast barrier the kernel pays once per call),
-// which the rank spends before its first chunk. Chunks of NCCL's nvlsChunkSize (128 KiB) per shard,
-// a few in flight, as NCCL's NVLS channels keep the switch busy.
+// which the rank spends before its first chunk. Shards of NCCL's chunk for the call (nvls_chunks.h:
+// 128 KiB, smaller for calls of few chunks per channel and head), a few in flight, as NCCL's NVLS
+// channels keep the switch busy: small chunks pay their steps' latencies more often, as NCCL's do.
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
@@ -26,7 +27,7 @@
 namespace ringsim {
 namespace {
 
-// One step: N shards of at most kNvlsChunkFloats, one per rank, and the requests of its two phases.
+// One step: N shards of at most a chunk, one per rank, and the requests of its two phases.
 class NvlsStep {
  public:
   NvlsStep(float* data, Piece range, AllreduceContext& ctx, float* slots, std::size_t slot_stride)
@@ -87,12 +88,13 @@ void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, A
   const int n = ctx.size;
   start_nvls_call("nccl_nvls", n, ctx);
 
-  const std::size_t step_floats = kNvlsChunkFloats * static_cast<std::size_t>(n);
+  const std::size_t chunk_floats = nvls_chunk_floats(ctx.nccl, n, count * sizeof(float));
+  const std::size_t step_floats = chunk_floats * static_cast<std::size_t>(n);
   const std::size_t steps = (count + step_floats - 1) / step_floats;
   const std::size_t in_flight = std::min<std::size_t>(kNvlsStepsInFlight, std::max<std::size_t>(1, steps));
   // Received copies land in slots: (N - 1) shards per step in flight. With SMPI-shared buffers the
   // values mean nothing and every slot is the shared scratch, as in other algorithms.
-  const std::size_t shard_floats = std::min(kNvlsChunkFloats, (count + n - 1) / static_cast<std::size_t>(n));
+  const std::size_t shard_floats = std::min(chunk_floats, (count + n - 1) / static_cast<std::size_t>(n));
   std::vector<float> slot_memory;
   float* slot_base = ctx.scratch;
   std::size_t slot_stride = 0, step_stride = 0;

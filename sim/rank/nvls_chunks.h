@@ -1,5 +1,6 @@
-// The chunk NCCL cuts an NVLS tree allreduce into, per era (src/enqueue.cc, calcCollChunking): apart
-// from the rank program so that unit tests hold it to hand-worked numbers without MPI.
+// The chunks NCCL cuts its NVLS and NVLS tree allreduces into, per era (src/enqueue.cc,
+// calcCollChunking): apart from the rank program so that unit tests hold them to hand-worked numbers
+// without MPI.
 #pragma once
 
 #include "nccl_rank_settings.h"
@@ -22,6 +23,18 @@ inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int node
   if (bytes < 4 * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
   if (bytes < ops * chunk && chunk > (32u << 10)) chunk = 32u << 10;
   return std::max<std::size_t>(1, chunk / sizeof(float));
+}
+
+// nccl_nvls's chunk per head and channel, floats (enqueue.cc, NVLS on one node): at most
+// NCCL_NVLS_CHUNKSIZE, 128 KiB, then 64 KiB below 64 (32 in 2.17) x channels x heads chunks of it, 32 KiB
+// below 8 x, 16 KiB below 2 x.
+inline std::size_t nvls_chunk_floats(const NcclRankSettings& nccl, int heads, std::size_t bytes) {
+  std::size_t chunk = 128u << 10;
+  const std::size_t ops = static_cast<std::size_t>(std::max(1, nccl.channels)) * static_cast<std::size_t>(std::max(1, heads));
+  if (bytes < (nccl.version >= 218 ? 64 : 32) * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
+  if (bytes < 8 * ops * chunk && chunk > (32u << 10)) chunk = 32u << 10;
+  if (bytes < 2 * ops * chunk && chunk > (16u << 10)) chunk = 16u << 10;
+  return chunk / sizeof(float);
 }
 
 }  // namespace ringsim

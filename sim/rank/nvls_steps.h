@@ -1,6 +1,5 @@
-// What nccl_nvls and nccl_nvls_tree share: how they cut the buffer (nccl_nvls: steps of one NCCL
-// nvlsChunkSize, 128 KiB, per shard, a few in flight, as NCCL's NVLS channels keep the switch busy;
-// nccl_nvls_tree: nvls_chunks.h), what a message inside a node weighs on NVLink, and how a call starts.
+// What nccl_nvls and nccl_nvls_tree share: how many steps they keep in flight (their chunks:
+// nvls_chunks.h), what a message inside a node weighs on NVLink, and how a call starts.
 #pragma once
 
 #include "allreduce.h"
@@ -12,7 +11,6 @@
 
 namespace ringsim {
 
-inline constexpr std::size_t kNvlsChunkFloats = (128u << 10) / sizeof(float);
 inline constexpr int kNvlsStepsInFlight = 4;
 // Across nodes, the steps each tree connection holds (NCCL_STEPS): a rank takes that many steps up
 // ahead of the last its parent has taken, and as many down.

@@ -321,7 +321,8 @@ TEST_CASE("nccl_nvls sums exactly for N = 1..17 on one NVSwitch node, over sever
   std::string placements = "[";
   for (int n = 1; n <= 17; ++n) placements += (n > 1 ? ", \"" : "\"") + std::to_string(n) + "\"";
   placements += "]";
-  // 262148 floats on 2 ranks: 4 steps of 2 x 128 KiB and a short fifth, more than the 4 in flight.
+  // 262148 floats on 2 ranks (16 NVLS channels): NCCL's 16 KiB chunks, 32 steps of 2 x 16 KiB and a short
+  // one, more than the 4 in flight.
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 17 * 4);
 }

@@ -279,3 +279,20 @@ TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 he
   nccl.version = 218;
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 1u << 30)) == 256);
 }
+
+TEST_CASE("NVLS chunks on one node as enqueue.cc sizes them: 128 KiB, halved to 64, 32 and 16 KiB for smaller calls") {
+  // 8 H100, 16 NVLS channels: 128 concurrent ops. 64 KiB below 64 x 128 x 128 KiB = 1 GiB, 32 KiB below
+  // 8 x 128 x 64 KiB = 64 MiB, 16 KiB below 2 x 128 x 32 KiB = 8 MiB; 2.17 halved below 32 x, 512 MiB.
+  NcclRankSettings nccl;
+  nccl.channels = 16;
+  nccl.version = 229;
+  const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 1u << 30)) == 128);
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 64);
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 64u << 20)) == 64);
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 32u << 20)) == 32);
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 4u << 20)) == 16);
+  nccl.version = 217;
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 128);
+  CHECK(kib(nvls_chunk_floats(nccl, 8, 256u << 20)) == 64);
+}
