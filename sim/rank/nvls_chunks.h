@@ -10,6 +10,11 @@
 
 namespace ringsim {
 
+// enqueue.cc's concurrentOps: the chunks one round of the call moves, one per channel and head.
+inline std::size_t nvls_concurrent_ops(const NcclRankSettings& nccl, int heads) {
+  return static_cast<std::size_t>(std::max(1, nccl.channels)) * static_cast<std::size_t>(std::max(1, heads));
+}
+
 // nccl_nvls_tree's chunk per head and channel, floats, as NCCL's enqueue.cc (calcCollChunking) sizes it
 // for an allreduce of BYTES over NODES nodes of HEADS GPUs on CHANNELS channels: a Simple step
 // (NCCL_BUFFSIZE / 8) up to 2.20, NCCL_NVLS_CHUNKSIZE (128 KiB) from 2.21, at most 64 KiB from 4 nodes
@@ -17,7 +22,7 @@ namespace ringsim {
 inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int nodes, int heads, std::size_t bytes) {
   std::size_t chunk = nccl.version >= 221 ? (128u << 10) : static_cast<std::size_t>(nccl.buffsize / 8);
   if (nccl.version >= 219 && nodes >= 4) chunk = std::min<std::size_t>(chunk, 64u << 10);
-  const std::size_t ops = static_cast<std::size_t>(std::max(1, nccl.channels)) * static_cast<std::size_t>(std::max(1, heads));
+  const std::size_t ops = nvls_concurrent_ops(nccl, heads);
   if (bytes < 32 * ops * chunk && chunk > (256u << 10)) chunk = 256u << 10;
   if (bytes < 16 * ops * chunk && chunk > (128u << 10)) chunk = 128u << 10;
   if (bytes < 4 * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
@@ -30,7 +35,7 @@ inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int node
 // below 8 x, 16 KiB below 2 x.
 inline std::size_t nvls_chunk_floats(const NcclRankSettings& nccl, int heads, std::size_t bytes) {
   std::size_t chunk = 128u << 10;
-  const std::size_t ops = static_cast<std::size_t>(std::max(1, nccl.channels)) * static_cast<std::size_t>(std::max(1, heads));
+  const std::size_t ops = nvls_concurrent_ops(nccl, heads);
   if (bytes < (nccl.version >= 218 ? 64 : 32) * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
   if (bytes < 8 * ops * chunk && chunk > (32u << 10)) chunk = 32u << 10;
   if (bytes < 2 * ops * chunk && chunk > (16u << 10)) chunk = 16u << 10;
