@@ -37,6 +37,9 @@ through the NICs used is a "# note: ... NCCL probably ran a tree" line; on one N
 it can reach over NVLink, "... NCCL probably ran NVLS". For NCCL's algorithms each table also gives
 NCCL's own time model at each size, its error against the same measurement and what ran (nccl model(us),
 model err, nccl ran), summarised after the simulation's errors and not judged.
+Then, per regime (consecutive sizes that ran the same algorithm and protocol; at least 3), the line
+time = latency + size / bandwidth fitted to the measured and to the simulated times, measured ->
+simulated: a gap in the latency is a cost paid once per call, a gap in the busbw a rate.
   --format F         the trace's format (default: detected): ringsim, nccl-tests, osu, imb, horovod-timeline
   --tolerance X      allowed median |error| above --min-bytes (default 0.10)
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
@@ -58,6 +61,31 @@ void print_summary(const char* label, const ErrorSummary& summary) {
   fmt::print("# {}: {} sizes, median |error| {:.1f}%, geometric-mean error {:+.1f}%, worst {:+.1f}% ({})\n", label,
              summary.count, summary.median_abs_error * 100, summary.geomean_error * 100, summary.worst_error * 100,
              summary.worst);
+}
+
+// (TO / FROM - 1) in percent; 0 when FROM is 0.
+double relative_change(double from, double to) { return from > 0 ? (to / from - 1) * 100 : 0; }
+
+// Bus bandwidth of a line's per-byte cost, as the table's busbw columns count it.
+double line_busbw_GBps(const TimeLine& line, int ranks) {
+  const std::uint64_t bytes = 1ull << 30;
+  return busbw_GBps(bytes, static_cast<double>(bytes) / line.bytes_per_s, ranks);
+}
+
+// Per regime, the measured and simulated latency and bandwidth, each with the simulation's relative
+// difference, so the line says which of the two makes the error.
+void print_regimes(const std::vector<RegimeSplit>& regimes) {
+  if (regimes.empty()) return;
+  fmt::print("# latency and bandwidth per regime, measured -> simulated (time = latency + size / bandwidth, fitted in relative error):\n");
+  for (const RegimeSplit& regime : regimes) {
+    const double measured_busbw = line_busbw_GBps(regime.measured, regime.ranks);
+    const double simulated_busbw = line_busbw_GBps(regime.simulated, regime.ranks);
+    fmt::print("#   {}{}{}, {}-{} ({} sizes): latency {:.1f} -> {:.1f} us ({:+.1f}%), busbw {:.4g} -> {:.4g} GB/s ({:+.1f}%)\n",
+               regime.case_label, regime.ran.empty() ? "" : " ", regime.ran, format_bytes(regime.from_bytes),
+               format_bytes(regime.to_bytes), regime.sizes, regime.measured.latency_s * 1e6,
+               regime.simulated.latency_s * 1e6, relative_change(regime.measured.latency_s, regime.simulated.latency_s),
+               measured_busbw, simulated_busbw, relative_change(measured_busbw, simulated_busbw));
+  }
 }
 
 // A table per case, the two summaries and the verdict. Throws InputError (after the tables) when no
@@ -87,6 +115,7 @@ void print_validation(const Validation& validation, const TraceInput& input, con
     print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
                   *validation.nccl_model_judged);
   }
+  print_regimes(validation.regimes);
   if (validation.judged.count == 0)
     throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
@@ -112,6 +141,15 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
   if (input.trace.run && input.trace.run->library_version)
     trace["library"] = {{"name", input.trace.run->library}, {"version", *input.trace.run->library_version}};
   if (input.grouped.placement_from_header) trace["inferred_placement"] = input.grouped.from_header->placement->label();
+  nlohmann::json regimes = nlohmann::json::array();
+  for (const RegimeSplit& regime : validation.regimes)
+    regimes.push_back({{"case", regime.case_label},
+                       {"nccl_ran", regime.ran},
+                       {"from_bytes", regime.from_bytes},
+                       {"to_bytes", regime.to_bytes},
+                       {"sizes", regime.sizes},
+                       {"measured", {{"latency_s", regime.measured.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.measured, regime.ranks)}}},
+                       {"simulated", {{"latency_s", regime.simulated.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.simulated, regime.ranks)}}}});
   nlohmann::json summary = {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}};
   if (validation.nccl_model_all)
     summary["nccl_model"] = {{"all", summary_json(*validation.nccl_model_all)}, {"judged", summary_json(*validation.nccl_model_judged)}};
@@ -123,6 +161,7 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
           {"min_bytes", options.min_bytes},
           {"sizes", rows},
           {"summary", summary},
+          {"regimes", regimes},
           {"pass", validation.pass}};
 }
 

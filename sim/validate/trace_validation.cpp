@@ -22,6 +22,7 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
       compared.sizes.push_back(std::move(row));
     }
     every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
+    for (RegimeSplit& regime : split_by_regime(compared.sizes)) validation.regimes.push_back(std::move(regime));
     validation.cases.push_back(std::move(compared));
   }
   validation.all = summarize(every_size, 0);

@@ -4,6 +4,7 @@
 
 #include "../simulate/simulation.h"
 #include "comparison.h"
+#include "latency_bandwidth_split.h"
 #include "measured_cases.h"
 
 #include <cstdint>
@@ -36,6 +37,8 @@ struct Validation {
   // NCCL's algorithms: NCCL's own time model against the same measurements (every size has it), for
   // comparison; the simulation's errors alone are judged.
   std::optional<ErrorSummary> nccl_model_all, nccl_model_judged;
+  // Per case and regime, the measured and simulated latency and bandwidth (latency_bandwidth_split.h).
+  std::vector<RegimeSplit> regimes;
 };
 
 // Pairs GROUPED's cases with RESULTS (same order, as simulate_scenario returns them) and summarises.

@@ -413,6 +413,20 @@ TEST_CASE("nccl calibrated on the 28-size IB run, NCCL's default choice, is with
   CHECK(prediction.validate.out.find("# 4-4-4-4-4-4-4-4 block nccl, 32 ranks") != std::string::npos);
   CHECK(prediction.report.at("summary").at("all").at("count") == 28);
   CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.10);
+  // The regime lines: Tree/LL 4 B - 32 KiB, Ring/LL 64 - 256 KiB, Ring/Simple 512 KiB - 512 MiB. The run's
+  // Simple ring fits 319 us per call and 5.6 GB/s busbw (its plateau, 5.5); the calibrated simulation's
+  // rate is within 5% of it.
+  CHECK(prediction.validate.out.find("# latency and bandwidth per regime, measured -> simulated") != std::string::npos);
+  const nlohmann::json& regimes = prediction.report.at("regimes");
+  REQUIRE(regimes.size() == 3);
+  const nlohmann::json& ring = regimes.at(2);
+  CHECK(ring.at("nccl_ran") == "Ring/Simple");
+  CHECK(ring.at("from_bytes") == 524288);
+  CHECK(ring.at("sizes") == 11);
+  CHECK(ring.at("measured").at("latency_s").get<double>() == doctest::Approx(319.0e-6).epsilon(0.01));
+  const double measured_busbw = ring.at("measured").at("fitted_busbw_GBps").get<double>();
+  CHECK(measured_busbw == doctest::Approx(5.6).epsilon(0.02));
+  CHECK(ring.at("simulated").at("fitted_busbw_GBps").get<double>() == doctest::Approx(measured_busbw).epsilon(0.05));
 }
 
 TEST_CASE("nccl calibrated from 256 MiB on the public two-node p4d EFA run is within 5 percent there and 22 percent over all sizes") {

@@ -1,6 +1,7 @@
 #include "../../sim/validate/trace_validation.h"
 
 #include <cmath>
+#include <vector>
 #include <doctest/doctest.h>
 
 using namespace ringsim;
@@ -31,4 +32,52 @@ TEST_CASE("validation pairs measured sizes with simulated ones and judges above 
   CHECK_FALSE(validation.pass);
   options.tolerance = 0.25;
   CHECK(compare_with_trace(grouped, {simulated}, options).pass);
+}
+
+TEST_CASE("a time line through exact costs gives back their latency and bandwidth") {
+  // 50 us plus 10 GB/s, at 1 KiB .. 1 GiB: the fit recovers both exactly, whatever the weights.
+  std::vector<TimedSize> points;
+  for (std::uint64_t bytes = 1024; bytes <= (1ull << 30); bytes *= 4) points.push_back({bytes, 50e-6 + static_cast<double>(bytes) / 10e9});
+  const std::optional<TimeLine> line = fit_time_line(points);
+  REQUIRE(line);
+  CHECK(line->latency_s == doctest::Approx(50e-6).epsilon(1e-9));
+  CHECK(line->bytes_per_s == doctest::Approx(10e9).epsilon(1e-9));
+  // One size, times falling with the size, or a line through the origin's far side are no cost model.
+  CHECK_FALSE(fit_time_line({{1024, 1e-3}, {1024, 2e-3}}));
+  CHECK_FALSE(fit_time_line({{1024, 2e-3}, {4096, 1e-3}}));
+  CHECK_FALSE(fit_time_line({{1u << 20, 1e-4}, {2u << 20, 3e-4}}));  // latency -100 us
+}
+
+TEST_CASE("regimes follow what NCCL ran, and each says whether latency or bandwidth is missing") {
+  // Tree/LL at 1, 2, 4 KiB, then Ring/Simple at 1..8 MiB. Measured: 20 us + 1 GB/s, then 300 us + 5 GB/s;
+  // simulated: the same tree, a ring with 100 us and 5 GB/s. Two sizes of a third regime are too few.
+  const auto row = [](std::uint64_t bytes, const char* ran, double measured_s, double simulated_s) {
+    ComparedSize size{"8-8", "block", 16, bytes, measured_s, simulated_s};
+    size.nccl_ran = ran;
+    return size;
+  };
+  std::vector<ComparedSize> rows;
+  for (std::uint64_t kib : {4, 1, 2}) {  // out of order: taken in size order
+    const double t = 20e-6 + static_cast<double>(kib << 10) / 1e9;
+    rows.push_back(row(kib << 10, "Tree/LL", t, t));
+  }
+  for (std::uint64_t mib : {1, 2, 4, 8}) {
+    const double bytes = static_cast<double>(mib << 20);
+    rows.push_back(row(mib << 20, "Ring/Simple", 300e-6 + bytes / 5e9, 100e-6 + bytes / 5e9));
+  }
+  rows.push_back(row(16u << 20, "NVLSTree/Simple", 1e-3, 1e-3));
+  rows.push_back(row(32u << 20, "NVLSTree/Simple", 2e-3, 2e-3));
+  const std::vector<RegimeSplit> regimes = split_by_regime(rows);
+  REQUIRE(regimes.size() == 2);
+  CHECK(regimes[0].ran == "Tree/LL");
+  CHECK(regimes[0].case_label == "8-8 block");
+  CHECK(regimes[0].from_bytes == 1024);
+  CHECK(regimes[0].to_bytes == 4096);
+  CHECK(regimes[0].simulated.latency_s == doctest::Approx(regimes[0].measured.latency_s));
+  CHECK(regimes[1].ran == "Ring/Simple");
+  CHECK(regimes[1].sizes == 4);
+  CHECK(regimes[1].measured.latency_s == doctest::Approx(300e-6));
+  CHECK(regimes[1].simulated.latency_s == doctest::Approx(100e-6));
+  CHECK(regimes[1].simulated.bytes_per_s == doctest::Approx(regimes[1].measured.bytes_per_s));
+  CHECK(split_by_regime(rows, 5).empty());  // no regime of five sizes
 }
