@@ -3,6 +3,22 @@
 #include "../analysis/algorithm_costs.h"
 
 namespace ringsim {
+namespace {
+
+// Cases on the S4U or maestro engine take the same simulated time in every iteration, the first as the
+// last (CTest "engines: every iteration ..."): there one timed iteration without warm-up is the median
+// the scenario's iterations would give, at a sixth of the work under its defaults. On SMPI they need
+// not: its detached sends below the eager limit let ranks run on into the next iteration (on the
+// public IB 8 x 4 run at 2 MiB, one iteration is 2.4% from the median of five).
+bool iterations_repeat_exactly(const Scenario& scenario) {
+  for (const auto& placement : scenario.placements)
+    for (const auto& algorithm : scenario.algorithms)
+      if (scenario.model.engine_for(placement.total_ranks(), algorithm, nccl_paces_slices(scenario.model, placement, algorithm)) == "smpi")
+        return false;
+  return true;
+}
+
+}  // namespace
 
 Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
                               const ValidationOptions& options) {
@@ -42,19 +58,6 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
     validation.nccl_model_judged = summarize(by_model, options.min_bytes);
   }
   return validation;
-}
-
-// Cases on the S4U or maestro engine take the same simulated time in every iteration, the first as the
-// last (CTest "engines: every iteration ..."): there one timed iteration without warm-up is the median
-// the scenario's iterations would give, at a sixth of the work under its defaults. On SMPI they need
-// not: its detached sends below the eager limit let ranks run on into the next iteration (on the
-// public IB 8 x 4 run at 2 MiB, one iteration is 2.4% from the median of five).
-bool iterations_repeat_exactly(const Scenario& scenario) {
-  for (const auto& placement : scenario.placements)
-    for (const auto& algorithm : scenario.algorithms)
-      if (scenario.model.engine_for(placement.total_ranks(), algorithm, nccl_paces_slices(scenario.model, placement, algorithm)) == "smpi")
-        return false;
-  return true;
 }
 
 std::string validation_algorithm(const Scenario& scenario) {

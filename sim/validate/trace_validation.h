@@ -51,10 +51,6 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
 // an nccl-tests trace), else the MPI ring of the flagship question.
 std::string validation_algorithm(const Scenario& scenario);
 
-// Whether every case of SCENARIO runs on an engine whose iterations all take the same simulated time
-// (S4U, maestro): validate_against_trace then simulates one iteration, without warm-up.
-bool iterations_repeat_exactly(const Scenario& scenario);
-
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
                                                  const GroupedTrace& grouped, const ValidationOptions& options);
 
