@@ -1,24 +1,6 @@
 #include "trace_validation.h"
 
-#include "../analysis/algorithm_costs.h"
-
 namespace ringsim {
-namespace {
-
-// Cases on the S4U or maestro engine take the same simulated time in every iteration, the first as the
-// last (CTest "engines: every iteration ..."): there one timed iteration without warm-up is the median
-// the scenario's iterations would give, at a sixth of the work under its defaults. On SMPI they need
-// not: its detached sends below the eager limit let ranks run on into the next iteration (on the
-// public IB 8 x 4 run at 2 MiB, one iteration is 2.4% from the median of five).
-bool iterations_repeat_exactly(const Scenario& scenario) {
-  for (const auto& placement : scenario.placements)
-    for (const auto& algorithm : scenario.algorithms)
-      if (scenario.model.engine_for(placement.total_ranks(), algorithm, nccl_paces_slices(scenario.model, placement, algorithm)) == "smpi")
-        return false;
-  return true;
-}
-
-}  // namespace
 
 Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
                               const ValidationOptions& options) {
@@ -71,10 +53,6 @@ std::optional<Validation> validate_against_trace(const Scenario& scenario, const
   for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
   simulated.algorithms = {validation_algorithm(scenario)};
   simulated.sizes = grouped.sizes;
-  if (iterations_repeat_exactly(simulated)) {
-    simulated.iterations = 1;
-    simulated.warmup = 0;
-  }
   check_placements_fit(simulated, platform.layout);
   const auto results = simulate_scenario(simulated, platform, {options.jobs, options.quiet, std::nullopt});
   if (!results) return std::nullopt;

@@ -38,14 +38,13 @@ std::size_t algorithms_but_library_count() {
 // Runs the scenario on ENGINE (MODEL_KEYS: more "model" keys, possibly empty) and returns its results JSON.
 nlohmann::json run_on(const TempDir& dir, const std::string& engine, const std::string& topology,
                       const std::string& placements, const std::string& algorithms, const std::string& sizes,
-                      const std::string& model_keys, int iterations = 1, int warmup = 0) {
+                      const std::string& model_keys) {
   const std::string model = R"({"engine": ")" + engine + "\"" + (model_keys.empty() ? "" : ", " + model_keys) + "}";
   const auto file = dir.write("scenario-" + engine + ".json",
                               R"({"name": "engines", "topology": ")" + topology + R"(", "placements": )" + placements +
                                   R"(, "algorithms": )" + algorithms + R"(, "sizes": )" + sizes +
-                                  R"(, "iterations": )" + std::to_string(iterations) + R"(, "warmup": )" +
-                                  std::to_string(warmup) + R"(, "model": )" + model + "}");
-  const auto json = dir.path() / ("r-" + engine + "-" + std::to_string(iterations) + ".json");
+                                  R"(, "iterations": 1, "warmup": 0, "model": )" + model + "}");
+  const auto json = dir.path() / ("r-" + engine + ".json");
   const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + json.string() + " > " +
                                    (dir.path() / ("table-" + engine + ".txt")).string(),
                                dir.path());
@@ -117,33 +116,6 @@ TEST_CASE("default model: S4U, maestro and SMPI times agree within 1e-6 for ever
     check_same_times(smpi, run_on(dir, engine, topology.string(), placements, algorithms_but_library(), R"(["1MiB", "16MiB"])", ""),
                      engine, 1e-6, "nccl", 1e-4);  // NCCL's ring measured 5.7e-5 apart at 32 ranks
   }
-}
-
-// validate and calibrate simulate one iteration without warm-up on these engines (trace_validation.cpp
-// iterations_repeat_exactly): this is why.
-TEST_CASE("every iteration of a case takes the same simulated time on the S4U and maestro engines, warm-up or not") {
-  TempDir dir;
-  const auto topology = dir.write("eight.json", kEightByEight);
-  const std::string placements = R"(["4-4", "2-3-3"])";
-  const auto check_engine = [&](const std::string& engine, const std::string& algorithms, const std::string& model_keys) {
-    CAPTURE(engine);
-    CAPTURE(model_keys);
-    const auto repeated = run_on(dir, engine, topology.string(), placements, algorithms, R"(["64KiB", "16MiB"])", model_keys, 3, 1);
-    const auto once = run_on(dir, engine, topology.string(), placements, algorithms, R"(["64KiB", "16MiB"])", model_keys);
-    const auto& rows = repeated.at("results");
-    REQUIRE(rows.size() == once.at("results").size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      CAPTURE(rows[i].at("algorithm").get<std::string>());
-      CAPTURE(rows[i].at("bytes").get<std::uint64_t>());
-      const auto& stats = rows[i].at("time_stats");
-      CHECK(rows[i].at("iterations") == 3);
-      CHECK(stats.at("max").get<double>() == doctest::Approx(stats.at("min").get<double>()).epsilon(1e-9));
-      CHECK(once.at("results")[i].at("time_s").get<double>() == doctest::Approx(rows[i].at("time_s").get<double>()).epsilon(1e-9));
-    }
-  };
-  // Not SMPI: its detached sends below the eager limit let ranks run into the next iteration.
-  for (const std::string engine : {"s4u", "maestro"}) check_engine(engine, algorithms_but_library(), "");
-  check_engine("maestro", R"(["nccl_ring", "nccl_tree", "nccl"])", R"("network": "NCCL")");
 }
 
 TEST_CASE("the library's own allreduce stays on SMPI when the S4U or maestro engine is asked for") {
