@@ -1,7 +1,7 @@
 #include "case_costs.h"
 
 #include "algorithm_costs.h"
-#include "nccl_choice.h"
+#include "../nccl/nccl_case_of.h"
 
 #include <algorithm>
 

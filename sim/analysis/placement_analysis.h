@@ -6,7 +6,8 @@
 #include "../model/model_settings.h"
 #include "../model/placement.h"
 #include "algorithm_costs.h"
-#include "nccl_rails.h"
+#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_rails.h"
 #include "ring_analysis.h"
 
 #include <cstdint>

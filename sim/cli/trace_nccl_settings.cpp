@@ -1,7 +1,7 @@
 #include "trace_nccl_settings.h"
 
-#include "../analysis/nccl_choice.h"
-#include "../analysis/nccl_nvls_costs.h"
+#include "../nccl/nccl_case_of.h"
+#include "../nccl/tuning/nccl_nvls_costs.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,7 +3,7 @@
 
 #include "../common/json_input.h"
 #include "../platform/platform_xml.h"
-#include "nccl_settings.h"
+#include "../nccl/tuning/nccl_settings.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,5 +1,5 @@
 // "nccl": the algorithm NCCL would run at this size. The launcher evaluates NCCL's tuning model
-// (sim/analysis/nccl_choice.h) and passes the choice per size (--nccl-algorithms); the rank program
+// (sim/nccl/tuning/nccl_choice.h) and passes the choice per size (--nccl-algorithms); the rank program
 // runs NCCL's ring, tree, NVLS or NVLS tree with it.
 #include "allreduce.h"
 

@@ -51,7 +51,7 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
   return "";
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/model/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     options.nccl_channels.clear();

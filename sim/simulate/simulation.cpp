@@ -1,6 +1,7 @@
 #include "simulation.h"
 
 #include "../analysis/algorithm_costs.h"
+#include "../nccl/nccl_case_of.h"
 #include "../analysis/case_costs.h"
 #include "../analysis/optimized_order.h"
 #include "../analysis/platform_routes.h"

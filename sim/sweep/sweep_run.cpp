@@ -1,6 +1,7 @@
 #include "sweep_run.h"
 
 #include "../analysis/algorithm_costs.h"
+#include "../nccl/nccl_case_of.h"
 #include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
 #include "../cases/case_jobs.h"

@@ -1,8 +1,8 @@
 #include "ring_calibration.h"
 
 #include "../common/input_error.h"
-#include "../analysis/nccl_choice.h"
-#include "../analysis/nccl_rails.h"
+#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_rails.h"
 #include "../analysis/topology_graph.h"
 
 #include <algorithm>

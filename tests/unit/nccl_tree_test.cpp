@@ -1,11 +1,12 @@
 // NCCL's double binary tree (sim/rank/nccl_trees.h) against ncclGetDtree worked by hand, its time
-// model (sim/analysis/nccl_tree_costs.h) and the algorithm and protocol NCCL's model picks per size
-// (sim/analysis/nccl_choice.h) against numbers worked by hand from src/graph/tuning.cc of each era
+// model (sim/nccl/tuning/nccl_tree_costs.h) and the algorithm and protocol NCCL's model picks per size
+// (sim/nccl/tuning/nccl_choice.h) against numbers worked by hand from src/graph/tuning.cc of each era
 // (microseconds and GB/s, as tuning.cc counts them).
-#include "../../sim/analysis/nccl_choice.h"
-#include "../../sim/analysis/nccl_intra_search.h"
-#include "../../sim/analysis/nccl_nvls_costs.h"
-#include "../../sim/analysis/nccl_tree_costs.h"
+#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/tuning/nccl_choice.h"
+#include "../../sim/nccl/tuning/nccl_intra_search.h"
+#include "../../sim/nccl/tuning/nccl_nvls_costs.h"
+#include "../../sim/nccl/tuning/nccl_tree_costs.h"
 #include "../../sim/rank/nccl_channel_rings.h"
 #include "../../sim/rank/nccl_trees.h"
 

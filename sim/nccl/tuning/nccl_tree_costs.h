@@ -7,7 +7,7 @@
 // smaller channel count of the two graphs, init.cc).
 #pragma once
 
-#include "algorithm_costs.h"
+#include "nccl_ring_model.h"
 
 #include <cstdint>
 

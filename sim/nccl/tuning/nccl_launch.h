@@ -5,9 +5,9 @@
 // communicator's channels; a small call runs on fewer, so each of them carries more of it.
 #pragma once
 
-#include "algorithm_costs.h"
+#include "nccl_ring_model.h"
 
-#include "../rank/nccl_rank_settings.h"
+#include "../../rank/nccl_rank_settings.h"
 
 #include <cstdint>
 

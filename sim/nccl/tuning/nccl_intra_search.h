@@ -4,7 +4,7 @@
 // decide (nccl_rails.h); inside a PCIe-only node the search finds one channel at the PCIe rate.
 #pragma once
 
-#include "../model/nccl_settings.h"
+#include "nccl_settings.h"
 
 namespace ringsim {
 

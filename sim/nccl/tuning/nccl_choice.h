@@ -5,8 +5,8 @@
 // (nccl_unmodelled_algorithms).
 #pragma once
 
-#include "algorithm_costs.h"
-#include "../rank/nccl_rank_settings.h"
+#include "nccl_ring_model.h"
+#include "../../rank/nccl_rank_settings.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,14 +31,6 @@ NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std:
 // NCCL's pick among ring, tree, NVLS and NVLS trees (nccl_nvls_costs.h) under REQUESTED. NCCL 2.4 chose by thresholds, not this model:
 // it is taken as ring only.
 NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
-
-// What ALGORITHM ("nccl_ring", "nccl_tree", "nccl_nvls", "nccl_nvls_tree" or "nccl") runs at BYTES under MODEL's "nccl" settings;
-// nullopt for other algorithms. Without an NCCL case (a SimGrid XML platform): Simple, ring for "nccl".
-std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
-                                         std::string_view algorithm, std::uint64_t bytes);
-
-// Whether ALGORITHM is one of NCCL's (nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree, nccl).
-bool is_nccl_algorithm(std::string_view algorithm);
 
 // A sentence naming what NCCL may run here that nccl does not simulate (NVLS trees across more than two
 // Hopper NVLink nodes, or with fewer NICs than ranks, from 2.18), or empty.

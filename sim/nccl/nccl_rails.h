@@ -5,7 +5,7 @@
 // and the uplinks of PCIe switches GPUs share, which transfers staged in host memory cross) cap it.
 #pragma once
 
-#include "../model/nccl_settings.h"
+#include "tuning/nccl_settings.h"
 #include "../model/placement.h"
 
 #include <string>

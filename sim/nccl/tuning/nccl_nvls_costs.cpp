@@ -14,16 +14,6 @@ double nccl_nvls_latency_s(const NcclVersion& v) {
   return 25e-6;
 }
 
-std::optional<NcclNvlsRun> nccl_nvls_run_of(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
-  if (algorithm != "nccl_nvls" && algorithm != "nccl_nvls_tree" && algorithm != "nccl") return std::nullopt;
-  const NcclSettings settings = model.effective_nccl();
-  if (algorithm == "nccl") {
-    const std::optional<NcclCase> c = nccl_case_of(model, placement);
-    if (!c || !(nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c))) return std::nullopt;
-  }
-  return NcclNvlsRun{nccl_nvls_efficiency(settings.compute_capability), nccl_nvls_latency_s(settings.version)};
-}
-
 NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes) {
   NcclPrediction p;
   p.protocol = NcclProtocol::simple;

@@ -4,7 +4,7 @@
 // analysis from the platform, the way NCCL's topology search derives them.
 #pragma once
 
-#include "../common/json_input.h"
+#include "../../common/json_input.h"
 
 #include <cstdint>
 #include <optional>

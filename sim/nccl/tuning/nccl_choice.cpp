@@ -42,37 +42,6 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
   return best;
 }
 
-bool is_nccl_algorithm(std::string_view algorithm) {
-  return algorithm == "nccl_ring" || algorithm == "nccl_tree" || algorithm == "nccl_nvls" || algorithm == "nccl_nvls_tree" ||
-         algorithm == "nccl";
-}
-
-std::optional<NcclChoice> nccl_choice_at(const ModelSettings& model, const std::optional<NcclCase>& c,
-                                         std::string_view algorithm, std::uint64_t bytes) {
-  if (!is_nccl_algorithm(algorithm)) return std::nullopt;
-  const NcclProtocol requested = model.effective_nccl().protocol;
-  const NcclAlgorithmKind kind = algorithm == "nccl_tree"   ? NcclAlgorithmKind::tree
-                                 : algorithm == "nccl_nvls" ? NcclAlgorithmKind::nvls
-                                 : algorithm == "nccl_nvls_tree" ? NcclAlgorithmKind::nvls_tree
-                                                            : NcclAlgorithmKind::ring;
-  if (!c) {
-    NcclChoice fallback{kind, {}};
-    fallback.prediction.protocol = requested == NcclProtocol::auto_choice ? NcclProtocol::simple : requested;
-    fallback.prediction.time_s = -1;  // no model without NCCL's view of the platform
-    return fallback;
-  }
-  if (algorithm == "nccl") return nccl_choose(*c, requested, bytes);
-  if (kind == NcclAlgorithmKind::tree) return NcclChoice{kind, nccl_tree_predict(*c, requested, bytes)};
-  if (kind == NcclAlgorithmKind::nvls || kind == NcclAlgorithmKind::nvls_tree) {
-    if (kind == NcclAlgorithmKind::nvls && nccl_nvls_possible(*c)) return NcclChoice{kind, nccl_nvls_time(*c, bytes)};
-    if (kind == NcclAlgorithmKind::nvls_tree && nccl_nvls_tree_possible(*c)) return NcclChoice{kind, nccl_nvls_tree_time(*c, bytes)};
-    NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
-    unmodelled.prediction.time_s = -1;
-    return unmodelled;
-  }
-  return NcclChoice{kind, nccl_predict(*c, requested, bytes)};
-}
-
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
   // NVLS on one node and NVLS trees across nodes with a NIC beside every rank are simulated (nccl_nvls, nccl_nvls_tree).
   if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)

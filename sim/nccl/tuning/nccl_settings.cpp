@@ -1,6 +1,6 @@
 #include "nccl_settings.h"
 
-#include "../common/units.h"
+#include "../../common/units.h"
 
 #include <algorithm>
 #include <cctype>

@@ -15,7 +15,7 @@
 //              latency 25 + 2 floor(log2 M) x 14 us (20.9 from 2.29).
 #pragma once
 
-#include "algorithm_costs.h"
+#include "nccl_ring_model.h"
 
 #include <cstdint>
 #include <optional>
@@ -46,6 +46,5 @@ struct NcclNvlsRun {
   double efficiency = 1;
   double latency_s = 0;
 };
-std::optional<NcclNvlsRun> nccl_nvls_run_of(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
 
 }  // namespace ringsim
