@@ -2,6 +2,7 @@
 
 #include "../analysis/algorithm_costs.h"
 #include "../nccl/nccl_case_of.h"
+#include "../nccl/tuning/nccl_enqueue_rules.h"
 #include "../nccl/tuning/nccl_launch.h"
 #include "../nccl/tuning/nccl_nvls_costs.h"
 #include "../nccl/nccl_rails.h"
@@ -52,8 +53,8 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const Simulati
   if (const std::optional<NcclNvlsRun> nvls = nccl_nvls_run_of(scenario.model, spec.placement, spec.algorithm))
     arguments.insert(arguments.end(), {"--nccl-nvls", fmt::format("{:g},{:g}", nvls->efficiency, nvls->latency_s * 1e6)});
   if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
-  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases depends on the version
-    arguments.insert(arguments.end(), {"--nccl-version", std::to_string(settings.version.major * 100 + settings.version.minor)});
+  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases and NVLS cuts its chunks depend on the release
+    arguments.insert(arguments.end(), {"--nccl-enqueue", nccl_enqueue_argument(nccl_enqueue_rules(settings.version, settings.buffsize))});
   // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
   // rings then enter and leave nodes through different NICs (nccl_rails.h).
   if (scenario.model.nccl_facts) {

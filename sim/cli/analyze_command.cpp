@@ -101,10 +101,10 @@ void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& plac
                busbw_GBps(predicted.bytes, predicted.time_s, static_cast<int>(hosts.size())));
   if (const auto& nccl = analysis.nccl) {
     // 2.4 chose its protocol by thresholds and had no time model; its times are 2.5's (algorithm_costs.h).
-    const bool modelled = nccl->version.at_least(2, 5);
-    fmt::print("# NCCL {}.{}'s {} of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
+    const bool modelled = nccl->version.has_time_model();
+    fmt::print("# NCCL {}'s {} of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
                "node-contiguous rings whatever the rank order\n",
-               nccl->version.major, nccl->version.minor,
+               nccl->version.text(),
                modelled ? "own model" : "protocol choice (it had no time model: times by 2.5's)", nccl->ranks, nccl->nodes,
                nccl->channels, nccl->search_channels, gbits(nccl->channel_bandwidth_Bps));
     if (const auto& rails = analysis.nccl_rails) {

@@ -57,7 +57,7 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
   if (!nccl_has_protocol(*version, nccl.protocol))
     throw InputError(fmt::format("{}: the trace ran NCCL {}, which has no LL128, but the scenario forces it "
                                  "(set the model's nccl.protocol to LL or Simple)", input.file, *run->library_version));
-  nccl.version_text = fmt::format("{}.{}", version->major, version->minor);
+  nccl.version_text = version->text();
   nccl.version = *version;
   scenario.model.nccl = nccl;
   const auto simulated = std::find_if(scenario.algorithms.begin(), scenario.algorithms.end(),

@@ -11,6 +11,16 @@ enum class NcclWire { ll, ll128, simple };
 // The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
 enum class NcclAlgorithmKind { ring, tree, nvls, nvls_tree };
 
+// What NCCL's enqueue code and kernels of one release decide that the rank program follows (the launcher
+// reads them off the release: sim/nccl/tuning/nccl_enqueue_rules.h); defaults are 2.18's.
+struct NcclEnqueueRules {
+  bool tree_split_simple = true;  // the tree's reduction and broadcast side by side (runTreeSplit) under Simple: 2.8 on
+  bool tree_split_ll = true;      // the same under LL: 2.10 on (LL128 always)
+  std::uint64_t nvls_tree_chunk = 512u << 10;  // the NVLS tree's first chunk: NCCL_BUFFSIZE / 8, 128 KiB from 2.21
+  bool nvls_tree_64k_from_4_nodes = false;     // the NVLS tree's chunk at most 64 KiB from 4 nodes: 2.19 on
+  int nvls_first_halving = 64;  // NVLS on one node: 64 KiB chunks below this many x channels x heads chunks (32 in 2.17)
+};
+
 struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
@@ -37,7 +47,7 @@ struct NcclRankSettings {
   double nvls_efficiency = 1;
   double nvls_latency_s = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
-  int version = 218;  // NCCL's version as major x 100 + minor: how nccl_tree runs its two phases
+  NcclEnqueueRules rules;
 };
 
 }  // namespace ringsim

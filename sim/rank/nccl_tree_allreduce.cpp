@@ -57,8 +57,8 @@ std::size_t tree_chunk_floats(const NcclRankSettings& settings, std::uint64_t by
 // 2.8, LL from 2.10; before, runTreeUpDown (all_reduce.h of each version).
 bool splits(const NcclRankSettings& settings) {
   if (settings.protocol == NcclWire::ll128) return true;
-  if (settings.protocol == NcclWire::simple) return settings.version >= 208;
-  return settings.version >= 210;
+  if (settings.protocol == NcclWire::simple) return settings.rules.tree_split_simple;
+  return settings.rules.tree_split_ll;
 }
 
 // One direction of one connection: a stream of messages, one per chunk.

@@ -20,8 +20,8 @@ inline std::size_t nvls_concurrent_ops(const NcclRankSettings& nccl, int heads) 
 // (NCCL_BUFFSIZE / 8) up to 2.20, NCCL_NVLS_CHUNKSIZE (128 KiB) from 2.21, at most 64 KiB from 4 nodes
 // on (2.19 on), then halved while the call holds few chunks per head and channel (concurrentOps).
 inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int nodes, int heads, std::size_t bytes) {
-  std::size_t chunk = nccl.version >= 221 ? (128u << 10) : static_cast<std::size_t>(nccl.buffsize / 8);
-  if (nccl.version >= 219 && nodes >= 4) chunk = std::min<std::size_t>(chunk, 64u << 10);
+  std::size_t chunk = static_cast<std::size_t>(nccl.rules.nvls_tree_chunk);
+  if (nccl.rules.nvls_tree_64k_from_4_nodes && nodes >= 4) chunk = std::min<std::size_t>(chunk, 64u << 10);
   const std::size_t ops = nvls_concurrent_ops(nccl, heads);
   if (bytes < 32 * ops * chunk && chunk > (256u << 10)) chunk = 256u << 10;
   if (bytes < 16 * ops * chunk && chunk > (128u << 10)) chunk = 128u << 10;
@@ -36,7 +36,7 @@ inline std::size_t nvls_tree_chunk_floats(const NcclRankSettings& nccl, int node
 inline std::size_t nvls_chunk_floats(const NcclRankSettings& nccl, int heads, std::size_t bytes) {
   std::size_t chunk = 128u << 10;
   const std::size_t ops = nvls_concurrent_ops(nccl, heads);
-  if (bytes < (nccl.version >= 218 ? 64 : 32) * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
+  if (bytes < static_cast<std::size_t>(nccl.rules.nvls_first_halving) * ops * chunk && chunk > (64u << 10)) chunk = 64u << 10;
   if (bytes < 8 * ops * chunk && chunk > (32u << 10)) chunk = 32u << 10;
   if (bytes < 2 * ops * chunk && chunk > (16u << 10)) chunk = 16u << 10;
   return chunk / sizeof(float);

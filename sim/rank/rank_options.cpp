@@ -21,6 +21,27 @@ bool parse_pair(std::string_view text, double& first, double& second) {
          first >= 0 && second >= 0 && first <= 1e6 && second <= 1e6;
 }
 
+// --nccl-enqueue SPLIT_SIMPLE,SPLIT_LL,NVLS_TREE_CHUNK,NVLS_TREE_64K_FROM_4_NODES,NVLS_FIRST_HALVING: the
+// release's rules (NcclEnqueueRules), flags 0 or 1, the chunk in bytes, the halving a count of chunks.
+std::string parse_enqueue_rules(std::string_view value, NcclEnqueueRules& rules) {
+  long long fields[5] = {};
+  std::size_t from = 0;
+  for (int i = 0; i < 5; ++i) {
+    const std::size_t comma = i < 4 ? value.find(',', from) : value.size();
+    if (comma == std::string_view::npos || !parse_number(value.substr(from, comma - from), fields[i])) fields[0] = -1;
+    from = comma == std::string_view::npos ? value.size() : comma + 1;
+  }
+  const bool flags = fields[0] >= 0 && fields[0] <= 1 && fields[1] >= 0 && fields[1] <= 1 && fields[3] >= 0 && fields[3] <= 1;
+  if (!flags || fields[2] < 4 || fields[2] > (1LL << 30) || fields[4] < 1 || fields[4] > 1024)
+    return "--nccl-enqueue takes SPLIT_SIMPLE,SPLIT_LL,NVLS_TREE_CHUNK,NVLS_TREE_64K_FROM_4_NODES,NVLS_FIRST_HALVING, such as 1,1,524288,0,64";
+  rules.tree_split_simple = fields[0] == 1;
+  rules.tree_split_ll = fields[1] == 1;
+  rules.nvls_tree_chunk = static_cast<std::uint64_t>(fields[2]);
+  rules.nvls_tree_64k_from_4_nodes = fields[3] == 1;
+  rules.nvls_first_halving = static_cast<int>(fields[4]);
+  return "";
+}
+
 // The options that take two numbers: Simple's handshake (INTRA_US,NET_US, inside a node and across
 // nodes), LL's and LL128's block rates (GB/s of data per channel's thread block; 0: unpaced) and
 // nccl_tree's hops to another node under LL and LL128 (us).
@@ -79,9 +100,8 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
     }
   } else if (flag == "--nccl-handshake" || flag == "--nccl-ll128-hops" || flag == "--nccl-block-rates" || flag == "--nccl-tree-hops" || flag == "--nccl-nvls") {
     return parse_nccl_pair(flag, value, options.nccl);
-  } else if (flag == "--nccl-version") {
-    if (!parse_number(value, options.nccl.version) || options.nccl.version < 204 || options.nccl.version > 299)
-      return "--nccl-version takes NCCL's version as major x 100 + minor, such as 218";
+  } else if (flag == "--nccl-enqueue") {
+    return parse_enqueue_rules(value, options.nccl.rules);
   } else if (flag == "--nccl-algorithms") {
     options.nccl_algorithms.clear();
     for (std::size_t from = 0; from <= value.size();) {

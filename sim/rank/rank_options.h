@@ -52,7 +52,7 @@ inline constexpr const char* kRankUsage =
     "                    [--nccl-ll128-hops INTRA_US,NET_US]\n"
     "                    [--nccl-block-rates LL_GBPS,LL128_GBPS] [--nccl-tree-hops LL_US,LL128_US]\n"
     "                    [--nccl-nvls EFFICIENCY,LATENCY_US]\n"
-    "                    [--nccl-algorithms Ring|Tree,...] [--nccl-version 218] [--nccl-rails LIST]\n"
+    "                    [--nccl-algorithms Ring|Tree,...] [--nccl-enqueue 1,1,524288,0,64] [--nccl-rails LIST]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

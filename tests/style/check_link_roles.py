@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from tree_cases import run_cases, tree_check_main
+from tree_cases import rule_problems, run_cases, tree_check_main
 
 PART = r'[^"\n]*(?:-nic|-uplink|spine|-stack|-switch|-intra|-nvlink|-pcie|-shm|-background)[^"\n]*'
 RULES = [
@@ -29,37 +29,9 @@ RULES = [
         r'(?:==|!=)\s*(?:kSpineLinkName|(?:nic_link_name|uplink_name|switch_link_name|intra_link_name|intra_port_name)\s*\()')),
     ("a comparison with a link's naming", re.compile(r'kSpineLinkName\s*(?:==|!=)')),
 ]
-COMMENT = re.compile(r'//[^\n]*|/\*[\s\S]*?\*/')
-
-
-def without_comments(text):
-    """TEXT with its comments blanked, line breaks kept (so line numbers hold)."""
-    return COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def sources(root):
-    """The C++ files of sim/ outside sim/platform, relative to ROOT, sorted."""
-    found = []
-    for folder, dirs, files in os.walk(os.path.join(root, "sim")):
-        dirs[:] = sorted(d for d in dirs if os.path.relpath(os.path.join(folder, d), root) != os.path.join("sim", "platform"))
-        found += [os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith((".cpp", ".h", ".hpp"))]
-    return sorted(found)
-
-
 def check(root):
-    problems, checked = [], 0
-    for path in sources(root):
-        checked += 1
-        with open(os.path.join(root, path), encoding="utf-8") as source:
-            lines = without_comments(source.read()).split("\n")
-        for number, line in enumerate(lines, start=1):
-            for what, rule in RULES:
-                match = rule.search(line)
-                if match:
-                    problems.append(f"{path}:{number}: {what} ({match.group(0).strip()}): read the link's role "
-                                    "(LinkProperties::role, PlanLink::role) instead")
-                    break
-    return problems, checked
+    return rule_problems(root, os.path.join("sim", "platform"), RULES,
+                         "read the link's role (LinkProperties::role, PlanLink::role) instead")
 
 
 def self_test():

@@ -1,6 +1,7 @@
 """Self-tests of the tree checks (tests/style, tests/layers): each rule on a small generated tree."""
 
 import argparse
+import re
 import os
 import tempfile
 
@@ -46,3 +47,39 @@ def tree_check_main(doc, check, self_test, summary):
         return 1
     print(summary(root, checked))
     return 0
+
+
+COMMENT = re.compile(r'//[^\n]*|/\*[\s\S]*?\*/')
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def without_comments(text, strings=False):
+    """TEXT with its comments (and with STRINGS its string literals' contents) blanked, line breaks kept
+    (so line numbers hold)."""
+    text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return STRING.sub(lambda m: '"' + " " * (len(m.group(0)) - 2) + '"', text) if strings else text
+
+
+def sim_sources(root, skipped):
+    """The C++ files of sim/ outside the folder SKIPPED (e.g. sim/platform), relative to ROOT, sorted."""
+    found = []
+    for folder, dirs, files in os.walk(os.path.join(root, "sim")):
+        dirs[:] = sorted(d for d in dirs if os.path.relpath(os.path.join(folder, d), root) != skipped)
+        found += [os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith((".cpp", ".h", ".hpp"))]
+    return sorted(found)
+
+
+def rule_problems(root, skipped, rules, advice, strings=False):
+    """(problems, files checked): one problem per line of sim/ outside SKIPPED that a rule of RULES
+    ((what, regex) pairs, the first that matches) catches in code, each ending with ADVICE."""
+    problems, paths = [], sim_sources(root, skipped)
+    for path in paths:
+        with open(os.path.join(root, path), encoding="utf-8") as source:
+            lines = without_comments(source.read(), strings).split("\n")
+        for number, line in enumerate(lines, start=1):
+            for what, rule in rules:
+                match = rule.search(line)
+                if match:
+                    problems.append(f"{path}:{number}: {what} ({match.group(0).strip()}): {advice}")
+                    break
+    return problems, len(paths)

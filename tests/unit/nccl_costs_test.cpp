@@ -3,6 +3,7 @@
 #include "../../sim/nccl/nccl_case_of.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/nccl/tuning/nccl_intra_search.h"
+#include "../../sim/nccl/tuning/nccl_enqueue_rules.h"
 #include "../../sim/nccl/tuning/nccl_launch.h"
 #include "../../sim/platform/topology.h"
 #include "../../sim/rank/nvls_chunks.h"
@@ -263,7 +264,7 @@ TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 he
   // 32 MiB keeps (not below 4 x 128 x 64 KiB) and 4 MiB halves (below 128 x 64 KiB).
   NcclRankSettings nccl;
   nccl.channels = 16;
-  nccl.version = 229;
+  nccl.rules = nccl_enqueue_rules({2, 29}, nccl.buffsize);
   const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 32u << 20)) == 64);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 4u << 20)) == 32);
@@ -272,12 +273,12 @@ TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 he
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 32u << 20)) == 64);
   // 2.20 starts from a Simple step, NCCL_BUFFSIZE / 8 = 512 KiB: 256 KiB below 32 x 128 x 512 KiB = 2 GiB,
   // 128 KiB below 16 x 128 x 256 KiB = 512 MiB.
-  nccl.version = 220;
+  nccl.rules = nccl_enqueue_rules({2, 20}, nccl.buffsize);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 4ull << 30)) == 512);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 1u << 30)) == 256);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 256u << 20)) == 128);
   // 2.18 had no cap from 4 nodes.
-  nccl.version = 218;
+  nccl.rules = nccl_enqueue_rules({2, 18}, nccl.buffsize);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 1u << 30)) == 256);
 }
 
@@ -286,14 +287,14 @@ TEST_CASE("NVLS chunks on one node as enqueue.cc sizes them: 128 KiB, halved to 
   // 8 x 128 x 64 KiB = 64 MiB, 16 KiB below 2 x 128 x 32 KiB = 8 MiB; 2.17 halved below 32 x, 512 MiB.
   NcclRankSettings nccl;
   nccl.channels = 16;
-  nccl.version = 229;
+  nccl.rules = nccl_enqueue_rules({2, 29}, nccl.buffsize);
   const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
   CHECK(kib(nvls_chunk_floats(nccl, 8, 1u << 30)) == 128);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 64);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 64u << 20)) == 64);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 32u << 20)) == 32);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 4u << 20)) == 16);
-  nccl.version = 217;
+  nccl.rules = nccl_enqueue_rules({2, 17}, nccl.buffsize);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 128);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 256u << 20)) == 64);
 }

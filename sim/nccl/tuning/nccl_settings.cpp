@@ -9,6 +9,8 @@
 
 namespace ringsim {
 
+std::string NcclVersion::text() const { return fmt::format("{}.{}", major, minor); }
+
 std::optional<NcclVersion> parse_nccl_version(std::string_view text) {
   if (const auto build = text.find('+'); build != std::string_view::npos) text = text.substr(0, build);
   NcclVersion version;

@@ -6,6 +6,7 @@
 
 #include "../../common/json_input.h"
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct NcclVersion {
   bool at_least(int want_major, int want_minor) const {
     return major != want_major ? major > want_major : minor >= want_minor;
   }
+  std::string text() const;  // "2.18"
+  // Whether NCCL chose by its time model (tuning.cc, 2.5 on); 2.4 chose its protocol by thresholds.
+  bool has_time_model() const { return at_least(2, 5); }
+  auto operator<=>(const NcclVersion&) const = default;
 };
 
 inline constexpr std::uint64_t kNcclDefaultBuffsize = 4ULL << 20;  // NCCL_BUFFSIZE's default
