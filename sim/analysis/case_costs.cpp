@@ -1,7 +1,7 @@
 #include "case_costs.h"
 
 #include "algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 
 #include <algorithm>
 
@@ -28,14 +28,16 @@ void add_cost_models(std::vector<CaseResult>& results, const Topology& topology,
   for (CaseResult& result : results) {
     const std::vector<std::string>& hosts = result.spec.ring.hosts;
     result.cost_model = cost_parameters(routes, topology, hosts);
-    if (is_nccl_algorithm(result.spec.algorithm)) {
-      // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction,
-      // its trees chain each node. Also what ran: the algorithm and protocol (NCCL's pick for nccl,
-      // the protocol by size for nccl_ring and nccl_tree), which the launcher passed the rank.
-      const std::optional<NcclCase> nccl = nccl_case_of(model, result.spec.placement);
+    // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction,
+    // its trees chain each node. Also what ran: the algorithm and protocol (NCCL's pick for nccl,
+    // the protocol by size for nccl_ring and nccl_tree), which the launcher passed the rank. Read off
+    // the case's plan; a result planned without one (read back from a file) gets its plan here.
+    const std::optional<NcclPlan> made_here =
+        result.spec.nccl ? std::nullopt : plan_nccl_case(model, result.spec.placement, result.spec.algorithm);
+    if (const NcclPlan* plan = result.spec.nccl ? result.spec.nccl.get() : made_here ? &*made_here : nullptr) {
       for (SizeResult& size : result.sizes) {
-        if (!nccl) continue;
-        const NcclChoice choice = *nccl_choice_at(model, nccl, result.spec.algorithm, size.bytes);
+        if (!plan->nccl_case) continue;
+        const NcclChoice choice = plan->choice_at(size.bytes);
         size.closed_form_s = choice.prediction.time_s;
         size.nccl_ran = nccl_choice_text(choice);
       }

@@ -6,7 +6,7 @@
 #include "../model/model_settings.h"
 #include "../model/placement.h"
 #include "algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "../nccl/nccl_rails.h"
 #include "ring_analysis.h"
 

@@ -1,7 +1,7 @@
 #include "variant_plan.h"
 
 #include "algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "optimized_order.h"
 #include "platform_routes.h"
 

@@ -1,7 +1,7 @@
 #include "case_report.h"
 
 #include "../analysis/algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "../nccl/tuning/nccl_enqueue_rules.h"
 #include "../nccl/tuning/nccl_launch.h"
 #include "../nccl/tuning/nccl_nvls_costs.h"
@@ -20,49 +20,38 @@ namespace ringsim {
 namespace {
 
 // nccl_ring's (nccl_tree's, nccl's) channels, NCCL_BUFFSIZE, and protocol (and for nccl the algorithm)
-// per size, as NCCL would choose them (algorithm_costs.h, nccl_choice.h) and launch them (nccl_launch.h).
-std::vector<std::string> nccl_arguments(const Scenario& scenario, const SimulationCase& spec) {
-  const NcclSettings settings = scenario.model.effective_nccl();
-  const std::optional<NcclCase> nccl = nccl_case_of(scenario.model, spec.placement);
+// per size, as NCCL would choose them and launch them, and what the rank program takes from NCCL's
+// view of the case: all read off the case's plan (nccl_plan.h).
+std::vector<std::string> nccl_arguments(const Scenario& scenario, const NcclPlan& plan) {
   std::string channels, protocols, algorithms;
   for (std::uint64_t bytes : scenario.sizes) {
-    const NcclChoice choice = *nccl_choice_at(scenario.model, nccl, spec.algorithm, bytes);
-    const bool ring_or_tree = choice.algorithm == NcclAlgorithmKind::ring || choice.algorithm == NcclAlgorithmKind::tree;
-    const int launched = !nccl ? settings.channels.value_or(2)
-                         : ring_or_tree ? nccl_launch_channels(*nccl, choice.algorithm, choice.prediction.protocol, bytes)
-                                        : nccl_nvls_launch_channels(*nccl);
-    channels += (channels.empty() ? "" : ",") + std::to_string(launched);
+    const NcclChoice choice = plan.choice_at(bytes);
+    channels += (channels.empty() ? "" : ",") + std::to_string(plan.launch_channels_at(bytes));
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
     algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
   }
-  std::vector<std::string> arguments{"--nccl-channels", channels, "--nccl-buffsize", std::to_string(settings.buffsize),
+  std::vector<std::string> arguments{"--nccl-channels", channels, "--nccl-buffsize", std::to_string(plan.settings.buffsize),
                                      "--nccl-protocols", protocols};
   // Under the model made for NCCL only: its channels poll with MPI_Testany, free there (model_settings.cpp).
-  if (const std::optional<NcclHandshake> handshake = nccl_handshake_of(scenario.model, spec.placement, spec.algorithm)) {
+  if (const auto& handshake = plan.handshake)
     arguments.insert(arguments.end(), {"--nccl-handshake", fmt::format("{:g},{:g}", handshake->intra_s * 1e6, handshake->net_s * 1e6)});
-  }
-  if (const std::optional<NcclHandshake> hops = nccl_ll128_hops_of(scenario.model, spec.placement, spec.algorithm)) {
+  if (const auto& hops = plan.ll128_hops)
     arguments.insert(arguments.end(), {"--nccl-ll128-hops", fmt::format("{:g},{:g}", hops->intra_s * 1e6, hops->net_s * 1e6)});
-  }
-  if (const std::optional<NcclBlockRates> rates = nccl_block_rates_of(scenario.model, spec.placement, spec.algorithm)) {
+  if (const auto& rates = plan.block_rates)
     arguments.insert(arguments.end(), {"--nccl-block-rates", fmt::format("{:.6g},{:.6g}", rates->ll_Bps / 1e9, rates->ll128_Bps / 1e9)});
-  }
-  if (const std::optional<NcclTreeHops> hops = nccl_tree_hops_of(scenario.model, spec.placement, spec.algorithm)) {
+  if (const auto& hops = plan.tree_hops)
     arguments.insert(arguments.end(), {"--nccl-tree-hops", fmt::format("{:g},{:g}", hops->ll_s * 1e6, hops->ll128_s * 1e6)});
-  }
-  if (const std::optional<NcclNvlsRun> nvls = nccl_nvls_run_of(scenario.model, spec.placement, spec.algorithm))
+  if (const auto& nvls = plan.nvls)
     arguments.insert(arguments.end(), {"--nccl-nvls", fmt::format("{:g},{:g}", nvls->efficiency, nvls->latency_s * 1e6)});
-  if (spec.algorithm == "nccl") arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
-  if (spec.algorithm != "nccl_ring")  // how the tree runs its phases and NVLS cuts its chunks depend on the release
-    arguments.insert(arguments.end(), {"--nccl-enqueue", nccl_enqueue_argument(nccl_enqueue_rules(settings.version, settings.buffsize))});
+  if (plan.request == NcclRequest::choice) arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
+  if (plan.request != NcclRequest::ring)  // how the tree runs its phases and NVLS cuts its chunks depend on the release
+    arguments.insert(arguments.end(), {"--nccl-enqueue", nccl_enqueue_argument(plan.rules)});
   // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'
   // rings then enter and leave nodes through different NICs (nccl_rails.h).
-  if (scenario.model.nccl_facts) {
-    std::vector<int> listed;
-    for (int rail : nccl_rail_of_ranks(*scenario.model.nccl_facts, spec.placement)) listed.push_back(rail + 1);
-    if (std::any_of(listed.begin(), listed.end(), [](int entry) { return entry != 1; }))
-      arguments.insert(arguments.end(), {"--nccl-rails", node_list_text(listed)});
-  }
+  std::vector<int> listed;
+  for (int rail : plan.rails) listed.push_back(rail + 1);
+  if (std::any_of(listed.begin(), listed.end(), [](int entry) { return entry != 1; }))
+    arguments.insert(arguments.end(), {"--nccl-rails", node_list_text(listed)});
   return arguments;
 }
 
@@ -82,8 +71,11 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
-  if (is_nccl_algorithm(spec.algorithm))
-    for (std::string& arg : nccl_arguments(scenario, spec)) args.push_back(std::move(arg));
+  // The case's NCCL plan, made where it was planned (simulated_case.h); a case planned without one
+  // (a measurement) gets its plan here.
+  const std::optional<NcclPlan> made_here = spec.nccl ? std::nullopt : plan_nccl_case(scenario.model, spec.placement, spec.algorithm);
+  if (const NcclPlan* plan = spec.nccl ? spec.nccl.get() : made_here ? &*made_here : nullptr)
+    for (std::string& arg : nccl_arguments(scenario, *plan)) args.push_back(std::move(arg));
   return args;
 }
 

@@ -2,7 +2,7 @@
 // NIC direction to a measured trace, and write a model file that `run`/`validate --model` apply.
 // The point: calibrate on one layout of a cluster, predict another layout of the same cluster.
 #include "../analysis/algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/units.h"

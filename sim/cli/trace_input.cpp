@@ -1,6 +1,6 @@
 #include "trace_input.h"
 
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "../platform/gpu_generation.h"
 #include "../common/input_error.h"
 

@@ -1,6 +1,6 @@
 #include "trace_nccl_settings.h"
 
-#include "../nccl/nccl_case_of.h"
+#include "../nccl/nccl_plan.h"
 #include "../nccl/tuning/nccl_nvls_costs.h"
 
 #include <algorithm>

@@ -4,10 +4,12 @@
 #include "../model/cost_parameters.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
+#include "../nccl/nccl_plan.h"
 #include "../platform/cluster_layout.h"
 #include "../rank/rank_report.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,9 @@ struct SimulationCase {
   std::string algorithm;
   std::string engine = "smpi";  // what simulated the case: "smpi", "s4u" or "maestro" (model key "engine")
   CaseRing ring = {};           // empty until planned
+  // NCCL's algorithms: NCCL's view of the case, made once where the case is planned (simulated_case.h);
+  // shared by the copies of the case (jobs, results). Null for the others and until planned.
+  std::shared_ptr<const NcclPlan> nccl = nullptr;
 };
 
 // The case of PLACEMENT and ALGORITHM run by ENGINE, its ring laid on LAYOUT. Precondition: the

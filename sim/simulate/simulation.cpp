@@ -1,7 +1,7 @@
 #include "simulation.h"
 
 #include "../analysis/algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../cases/simulated_case.h"
 #include "../analysis/case_costs.h"
 #include "../analysis/optimized_order.h"
 #include "../analysis/platform_routes.h"
@@ -31,10 +31,7 @@ PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path&
   for (const auto& placement : scenario.placements)
     for (const auto& algorithm : scenario.algorithms) {
       const SimulationCase spec =
-          planned_case(placement, algorithm,
-                       scenario.model.engine_for(placement.total_ranks(), algorithm,
-                                                 nccl_paces_slices(scenario.model, placement, algorithm)),
-                       layout);
+          plan_simulated_case(scenario, placement, algorithm, layout);
       const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
       const PreparedCase prepared = prepare_case(scenario, platform_file, spec, case_dir, tools, record_events);
       prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});

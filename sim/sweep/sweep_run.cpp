@@ -1,7 +1,7 @@
 #include "sweep_run.h"
 
 #include "../analysis/algorithm_costs.h"
-#include "../nccl/nccl_case_of.h"
+#include "../cases/simulated_case.h"
 #include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
 #include "../cases/case_jobs.h"
@@ -96,10 +96,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
     const std::string& algorithm = scenario.algorithms.at(one.algorithm);
     const Platform& platform = platforms.at(sweep.groups[one.group].topology);
     const SimulationCase simulation =
-        planned_case(placement, algorithm,
-                     scenario.model.engine_for(placement.total_ranks(), algorithm,
-                                               nccl_paces_slices(scenario.model, placement, algorithm)),
-                     platform.layout);
+        plan_simulated_case(scenario, placement, algorithm, platform.layout);
     const PreparedCase prepared = prepare_case(scenario, group.platform_file, simulation,
                                                work.path() / case_directory_name(c, simulation), tools, false);
     group.jobs.push_back(commands.size());

@@ -2,7 +2,7 @@
 // exactly for N = 1..17, the traffic counts are the textbook ones, and on the ideal model each
 // simulated time is its closed form (sim/analysis/algorithm_costs.h).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/rank/algorithm_catalog.h"
 #include "../unit/temp_files.h"
 #include "one_to_seventeen_ranks.h"

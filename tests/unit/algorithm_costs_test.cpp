@@ -1,4 +1,4 @@
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/rank/algorithm_catalog.h"
 

@@ -1,6 +1,6 @@
 // NCCL's own time model of its ring (sim/analysis/algorithm_costs.h) against numbers worked by hand
 // from src/graph/tuning.cc of each era (microseconds and GB/s, as tuning.cc counts them).
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/nccl/tuning/nccl_intra_search.h"
 #include "../../sim/nccl/tuning/nccl_enqueue_rules.h"

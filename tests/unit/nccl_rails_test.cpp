@@ -1,6 +1,6 @@
 // NCCL's channel rings over rails (sim/rank/nccl_channel_rings.h) and the bus bandwidth they give a
 // placement (sim/nccl/nccl_rails.h), against rings and sums worked by hand.
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/nccl/nccl_rails.h"
 #include "../../sim/rank/nccl_channel_rings.h"

@@ -2,7 +2,7 @@
 // model (sim/nccl/tuning/nccl_tree_costs.h) and the algorithm and protocol NCCL's model picks per size
 // (sim/nccl/tuning/nccl_choice.h) against numbers worked by hand from src/graph/tuning.cc of each era
 // (microseconds and GB/s, as tuning.cc counts them).
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/nccl/tuning/nccl_choice.h"
 #include "../../sim/nccl/tuning/nccl_intra_search.h"
 #include "../../sim/nccl/tuning/nccl_nvls_costs.h"

@@ -1,6 +1,6 @@
 // `calibrate`'s computation without the binary: a trace made from known a and b gives them back,
 // expressed against the route's latency and the NIC's bandwidth.
-#include "../../sim/nccl/nccl_case_of.h"
+#include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/common/input_error.h"
 #include "../../sim/validate/latency_calibration.h"

@@ -1,6 +1,6 @@
 // NCCL's own time model of its ring (src/graph/tuning.cc), per version, and the case it prices: what
 // NCCL's topology search finds on a platform (its facts) and the communicator it builds for a number of
-// ranks and nodes. Typed values only: the case of a scenario's placement is sim/nccl/nccl_case_of.h.
+// ranks and nodes. Typed values only: the case of a scenario's placement is sim/nccl/nccl_plan.h.
 #pragma once
 
 #include "nccl_settings.h"

@@ -1,0 +1,145 @@
+#include "nccl_plan.h"
+
+#include "nccl_rails.h"
+#include "tuning/nccl_launch.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace ringsim {
+namespace {
+
+std::atomic<std::size_t> plans_made{0};
+
+bool runs_ring(NcclRequest r) { return r == NcclRequest::ring || r == NcclRequest::choice; }
+bool runs_tree(NcclRequest r) { return r == NcclRequest::tree || r == NcclRequest::choice; }
+
+NcclAlgorithmKind kind_of(NcclRequest r) {
+  switch (r) {
+    case NcclRequest::tree: return NcclAlgorithmKind::tree;
+    case NcclRequest::nvls: return NcclAlgorithmKind::nvls;
+    case NcclRequest::nvls_tree: return NcclAlgorithmKind::nvls_tree;
+    case NcclRequest::ring:
+    case NcclRequest::choice: break;
+  }
+  return NcclAlgorithmKind::ring;
+}
+
+// What the rank program takes from the case C (the plan's optional parts), per the algorithm asked for.
+void add_rank_costs(NcclPlan& plan, const std::optional<NcclCase>& c) {
+  const bool ring = runs_ring(plan.request), nccl_network = plan.nccl_network;
+  if (ring && nccl_network && plan.settings.handshake && c) {
+    if (!c->nvlink) plan.handshake = nccl_simple_handshake(*c);
+    if (nccl_protocol_enabled(*c, NcclProtocol::ll128)) plan.ll128_hops = nccl_ll128_hop_extra(*c);
+  }
+  if (ring && nccl_network && c && c->ranks >= 2 && c->channels >= 1)
+    plan.block_rates = NcclBlockRates{nccl_ring_bus_GBps(*c, NcclProtocol::ll) * 1e9, nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9};
+  if (runs_tree(plan.request) && nccl_network && c && c->nodes >= 2) plan.tree_hops = nccl_tree_hops(*c);
+  const bool nvls_asked = plan.request == NcclRequest::nvls || plan.request == NcclRequest::nvls_tree;
+  const bool nvls_chosen = plan.request == NcclRequest::choice && c && (nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c));
+  if (nvls_asked || nvls_chosen)
+    plan.nvls = NcclNvlsRun{nccl_nvls_efficiency(plan.settings.compute_capability), nccl_nvls_latency_s(plan.settings.version)};
+}
+
+}  // namespace
+
+std::optional<NcclRequest> nccl_request_of(std::string_view algorithm) {
+  if (algorithm == "nccl_ring") return NcclRequest::ring;
+  if (algorithm == "nccl_tree") return NcclRequest::tree;
+  if (algorithm == "nccl_nvls") return NcclRequest::nvls;
+  if (algorithm == "nccl_nvls_tree") return NcclRequest::nvls_tree;
+  if (algorithm == "nccl") return NcclRequest::choice;
+  return std::nullopt;
+}
+
+bool is_nccl_algorithm(std::string_view algorithm) { return nccl_request_of(algorithm).has_value(); }
+
+std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement) {
+  if (!model.nccl_facts) return std::nullopt;
+  const NcclSettings settings = model.effective_nccl();
+  NcclCase c = nccl_case(settings, *model.nccl_facts, placement.total_ranks(), placement.nodes_used());
+  if (c.nodes > 1 && !model.nccl_facts->nodes.empty()) {
+    // The search sees the NICs beside the placement's ranks, not every NIC of the node, and the
+    // bandwidth its channels get through them and the GPUs' ports (nccl_rails.h).
+    const std::vector<int> rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
+    c.nic_beside_gpu = std::all_of(rails.begin(), rails.end(), [](int nic) { return nic >= 0; });
+    const int search = nccl_search_rails(node_of_ranks(placement), rails);
+    const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
+    c.search_channels = search;
+    c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));
+    const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels);
+    c.channel_bandwidth_Bps = use.bus_bandwidth_Bps / search;
+    // NVLS trees pair each node's heads across nodes: as many ranks on every node, each beside a NIC
+    // of its own (the heads ringsim models; NCCL also runs them with fewer NICs than GPUs).
+    const int per_node = c.ranks / c.nodes;
+    if (placement.same_ranks_on_each_node() && per_node >= 2 && c.nic_beside_gpu && search == per_node &&
+        nccl_nvls_hardware(settings, *model.nccl_facts, settings.version.at_least(2, 18))) {
+      nccl_set_nvls(c, settings, *model.nccl_facts, per_node);
+      c.nvls_inter_Bps = std::min(model.nccl_facts->nic_bandwidth_Bps, 2 * c.nvls_channel_Bps);
+    }
+  }
+  return c;
+}
+
+bool NcclPlan::paces_slices() const {
+  return handshake.has_value() || ll128_hops.has_value() || block_rates.has_value() || tree_hops.has_value() || nvls.has_value();
+}
+
+NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
+  const NcclProtocol requested = settings.protocol;
+  const NcclAlgorithmKind kind = kind_of(request);
+  if (!nccl_case) {
+    NcclChoice fallback{kind, {}};
+    fallback.prediction.protocol = requested == NcclProtocol::auto_choice ? NcclProtocol::simple : requested;
+    fallback.prediction.time_s = -1;  // no model without NCCL's view of the platform
+    return fallback;
+  }
+  const NcclCase& c = *nccl_case;
+  switch (request) {
+    case NcclRequest::choice: return nccl_choose(c, requested, bytes);
+    case NcclRequest::tree: return NcclChoice{kind, nccl_tree_predict(c, requested, bytes)};
+    case NcclRequest::nvls:
+      if (nccl_nvls_possible(c)) return NcclChoice{kind, nccl_nvls_time(c, bytes)};
+      break;
+    case NcclRequest::nvls_tree:
+      if (nccl_nvls_tree_possible(c)) return NcclChoice{kind, nccl_nvls_tree_time(c, bytes)};
+      break;
+    case NcclRequest::ring: return NcclChoice{kind, nccl_predict(c, requested, bytes)};
+  }
+  NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
+  unmodelled.prediction.time_s = -1;
+  return unmodelled;
+}
+
+int NcclPlan::launch_channels_at(std::uint64_t bytes) const {
+  if (!nccl_case) return settings.channels.value_or(2);
+  const NcclChoice choice = choice_at(bytes);
+  const bool ring_or_tree = choice.algorithm == NcclAlgorithmKind::ring || choice.algorithm == NcclAlgorithmKind::tree;
+  return ring_or_tree ? nccl_launch_channels(*nccl_case, choice.algorithm, choice.prediction.protocol, bytes)
+                      : nccl_nvls_launch_channels(*nccl_case);
+}
+
+std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
+  const std::optional<NcclRequest> request = nccl_request_of(algorithm);
+  if (!request) return std::nullopt;
+  ++plans_made;
+  NcclPlan plan;
+  plan.request = *request;
+  plan.settings = model.effective_nccl();
+  plan.nccl_network = model.network == "NCCL";
+  plan.nccl_case = nccl_case_of(model, placement);
+  if (model.nccl_facts) plan.rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
+  add_rank_costs(plan, plan.nccl_case);
+  plan.rules = nccl_enqueue_rules(plan.settings.version, plan.settings.buffsize);
+  return plan;
+}
+
+std::size_t nccl_plans_made() { return plans_made.load(); }
+
+NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes) {
+  const NcclProtocol requested = model.effective_nccl().protocol;
+  if (requested != NcclProtocol::auto_choice) return requested;
+  return c ? nccl_predict(*c, requested, bytes).protocol : NcclProtocol::simple;
+}
+
+}  // namespace ringsim

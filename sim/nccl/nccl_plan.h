@@ -1,0 +1,71 @@
+// NCCL's view of one case of a scenario, made once where the case is planned and read by every room
+// that needs it: the engine choice (whether the rank program paces its slices), the rank program's
+// arguments, NCCL's own time model and its choice per size (tables, findings, validation). Built from
+// the NCCL case of the placement (NCCL's search, rails and NVLS check on the platform's facts) and what
+// the rank program of the algorithm takes from it: Simple's handshake, LL128's hops, the protocols'
+// pace, the tree's hops, NVLS's efficiency and latency, and the release's enqueue rules.
+#pragma once
+
+#include "tuning/nccl_choice.h"
+#include "tuning/nccl_enqueue_rules.h"
+#include "tuning/nccl_nvls_costs.h"
+#include "../model/model_settings.h"
+#include "../model/placement.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ringsim {
+
+// Which of NCCL's algorithms a scenario names (nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree), or
+// `nccl`: what NCCL's model picks at each size. Parsed once from the name here.
+enum class NcclRequest { ring, tree, nvls, nvls_tree, choice };
+std::optional<NcclRequest> nccl_request_of(std::string_view algorithm);  // nullopt: not one of NCCL's
+bool is_nccl_algorithm(std::string_view algorithm);
+
+// The NCCL case of PLACEMENT under MODEL (its "nccl" settings and the platform's facts, model.nccl_facts):
+// the search sees the NICs beside the placement's ranks (nccl_rails.h); nullopt without facts (a
+// hand-written SimGrid XML platform).
+std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement);
+
+struct NcclPlan {
+  NcclRequest request = NcclRequest::ring;
+  NcclSettings settings;            // the model's "nccl" settings in effect
+  bool nccl_network = false;        // under the model made for NCCL (network "NCCL"), not SMPI's MPI factors
+  std::optional<NcclCase> nccl_case;  // nullopt on a hand-written SimGrid XML platform
+  std::vector<int> rails;           // the NIC beside each rank's GPU, -1 for none (empty without facts)
+  // Simple's per-slice handshake on nodes without NVLink (the rank's thread block's fence, post and the
+  // peer's poll), where asked for under the model made for NCCL.
+  std::optional<NcclHandshake> handshake;
+  // LL128's hop latency beyond LL's, where LL128 is enabled (the maestro engine delivers each slice that much later).
+  std::optional<NcclHandshake> ll128_hops;
+  // LL's and LL128's pace: NCCL's bus bandwidth for each, shared by the thread blocks of the channels that run.
+  std::optional<NcclBlockRates> block_rates;
+  std::optional<NcclTreeHops> tree_hops;  // the tree's hops to another node under LL and LL128
+  std::optional<NcclNvlsRun> nvls;        // where the case runs NVLS or its tree
+  NcclEnqueueRules rules;                 // the release's tree split and NVLS chunking
+
+  // Whether the rank program paces its slices in simulated time (any of the above): only the S4U and
+  // maestro engines bound such waits without sleeping; under "auto" such cases take maestro.
+  bool paces_slices() const;
+  // What runs at BYTES: the algorithm (NCCL's pick for `nccl`) and protocol, with NCCL's own time for it
+  // (time_s -1 where the model has none: no facts, or NVLS where NCCL would not run it).
+  NcclChoice choice_at(std::uint64_t bytes) const;
+  // The channels a call of BYTES runs on (enqueue.cc; the settings' channels without facts).
+  int launch_channels_at(std::uint64_t bytes) const;
+};
+
+// The plan of ALGORITHM on PLACEMENT under MODEL; nullopt unless ALGORITHM is one of NCCL's.
+std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
+
+// What nccl_ring runs at BYTES under MODEL on case C: the model's protocol, or NCCL's choice under "auto"
+// (Simple when there is no NCCL case to choose with).
+NcclProtocol nccl_protocol_at(const ModelSettings& model, const std::optional<NcclCase>& c, std::uint64_t bytes);
+
+// How many plans plan_nccl_case has made in this process: tests hold that a case's is made once.
+std::size_t nccl_plans_made();
+
+}  // namespace ringsim
