@@ -533,6 +533,9 @@ TEST_CASE("model made for NCCL: LL's time grows at NCCL's LL bandwidth, the same
   const double nccl = large.at("closed_form_s").get<double>() - small.at("closed_form_s").get<double>();
   CAPTURE(simulated);
   CAPTURE(nccl);
+  // Worked by hand from 2.6's tuning.cc: one channel of the search at the NIC's 12.5 GB/s, LL's quarter
+  // of it on the bus (3.125 GB/s), algbw 3.125 x 8/14: the extra 512 KiB take 293.6 us.
+  CHECK(nccl == doctest::Approx(524288.0 / (12.5e9 / 4 * 8 / 14)).epsilon(1e-6));
   CHECK(simulated == doctest::Approx(nccl).epsilon(0.02));
   for (std::size_t i = 0; i < 2; ++i)
     CHECK(rows["s4u"][i].at("time_s").get<double>() == doctest::Approx(rows["maestro"][i].at("time_s").get<double>()).epsilon(1e-4));
