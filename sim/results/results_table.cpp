@@ -1,5 +1,7 @@
 #include "results_table.h"
 
+#include "../nccl/nccl_plan.h"
+
 #include "../common/units.h"
 
 #include <algorithm>
@@ -9,8 +11,8 @@
 namespace ringsim {
 namespace {
 
-// "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic; nccl_ring's ring
-// is node-contiguous whatever the rank order).
+// "node0:4 node1:3 node2:1" (block) or the node of each rank in ring order (cyclic; the rings of NCCL's
+// algorithms are node-contiguous whatever the rank order, rank/nccl_channel_rings.h).
 std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& layout, std::string_view algorithm) {
   std::vector<std::string> parts;
   if (placement.order == RankOrder::block) {
@@ -19,7 +21,7 @@ std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& lay
     return fmt::format("{}", fmt::join(parts, " "));
   }
   std::vector<int> nodes = node_of_ranks(placement);
-  if (algorithm == "nccl_ring") {
+  if (is_nccl_algorithm(algorithm)) {
     // NCCL orders its ring by node (nodes in order of their first rank), whatever the rank order.
     std::vector<int> first_seen;
     for (int node : nodes)
