@@ -94,6 +94,10 @@ TopoMatrix read_matrix(const std::vector<std::string>& plain, const std::string&
                                    matrix.columns.size(), row, matrix.header_line, words.size() - 1));
     std::vector<std::string> cells;
     for (std::size_t c = 0; c < matrix.columns.size(); ++c) {
+      // A CPU affinity ("0-23") where a cell should be: the row is short of cells.
+      if (std::isdigit(static_cast<unsigned char>(words[c + 1].front())) != 0)
+        throw InputError(fmt::format("{}:{}: expected {} cells in {}'s row, one per column of the header at line {}, found {}", file, line,
+                                     matrix.columns.size(), row, matrix.header_line, c));
       check_cell(words[c + 1], row, matrix.columns[c], file, line);
       cells.emplace_back(words[c + 1]);
     }
@@ -176,7 +180,7 @@ PrintFacts read_nvidia_smi_topo(std::string_view text, const std::string& file) 
   for (const auto& gpu : gpu_names) {
     const auto row = matrix.rows.find(gpu);
     if (row == matrix.rows.end())
-      throw InputError(fmt::format("{}:{}: expected a row for {}, which the header names, found none", file, plain.size(), gpu));
+      throw InputError(fmt::format("{}:{}: expected a row for {}, which this header names, found none", file, matrix.header_line, gpu));
     gpu_cells.push_back(row->second);
   }
   PrintFacts facts;
