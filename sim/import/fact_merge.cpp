@@ -8,6 +8,13 @@
 #include <span>
 
 namespace ringsim {
+
+std::string affinity_text(const std::vector<int>& affinity) {
+  std::vector<std::string> entries;
+  for (const int nic : affinity) entries.push_back(nic < 0 ? "none" : std::to_string(nic));
+  return fmt::format("[{}]", fmt::join(entries, ", "));
+}
+
 namespace {
 
 // Whose word is taken on the node's layout (GPUs, fabric, the NICs beside the GPUs, GDR, nodes): the
@@ -36,11 +43,7 @@ std::string shown(const std::vector<LeafSwitch>& leaves) {
   for (const LeafSwitch& leaf : leaves) entries.push_back(fmt::format("{} ({} nodes)", leaf.name, leaf.nodes));
   return fmt::format("{}", fmt::join(entries, ", "));
 }
-std::string shown(const std::vector<int>& affinity) {
-  std::vector<std::string> entries;
-  for (const int nic : affinity) entries.push_back(nic < 0 ? "none" : std::to_string(nic));
-  return fmt::format("[{}]", fmt::join(entries, ", "));
-}
+std::string shown(const std::vector<int>& affinity) { return affinity_text(affinity); }
 
 // The GPUs grouped by the NIC beside them, the NICs numbered by first use: two prints that number the
 // same NICs differently (NCCL's order, the PCI tree's) describe the same node.
@@ -119,6 +122,7 @@ void Merger::merge_placement(MergedNode& node) {
     node.used_nics = placing->used_nics;
   }
   if (!node.used_nics) node.used_nics = layout_fact("NICs beside the GPUs", &PrintFacts::used_nics);
+  if (node.affinity && node.affinity->value.empty()) node.affinity.reset();
   if (node.used_nics && node.affinity) {
     const int highest = *std::max_element(node.affinity->value.begin(), node.affinity->value.end());
     if (highest >= static_cast<int>(node.used_nics->value.size())) node.affinity.reset();

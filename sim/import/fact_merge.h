@@ -30,6 +30,9 @@ struct MergedNode {
   std::optional<Sourced<std::vector<LeafSwitch>>> leaves;
 };
 
+// "[1, 1, 3, 3, none]": each GPU's NIC, as the description and the warnings show it.
+std::string affinity_text(const std::vector<int>& affinity);
+
 // WARNINGS gets one line per disagreement: "NIC rate: ib.txt:12 says 400 Gb/s, node.xml:30 says 200 Gb/s; using 400 Gb/s".
 MergedNode merge_facts(const std::vector<PrintFacts>& prints, std::vector<std::string>& warnings);
 

@@ -4,6 +4,7 @@
 
 #include "../platform/gpu_generation.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 
@@ -69,20 +70,32 @@ std::vector<int> default_affinity(int gpus, int nics) {
   return affinity;
 }
 
+// nic_affinity's rule: each of the NICS has a GPU beside it (and no GPU names another).
+bool every_nic_beside_a_gpu(const std::vector<int>& affinity, int nics) {
+  std::vector<bool> beside(static_cast<std::size_t>(nics), false);
+  for (const int nic : affinity) {
+    if (nic >= nics) return false;
+    if (nic >= 0) beside[static_cast<std::size_t>(nic)] = true;
+  }
+  return std::find(beside.begin(), beside.end(), false) == beside.end();
+}
+
 void write_nics(const MergedNode& node, nlohmann::ordered_json& group, Description& description) {
   const int gpus = group["gpus"].get<int>();
   int nics = node.used_nics ? static_cast<int>(node.used_nics->value.size()) : 1;
-  if (node.affinity) nics = std::max(nics, *std::max_element(node.affinity->value.begin(), node.affinity->value.end()) + 1);
+  if (node.affinity && !node.affinity->value.empty())
+    nics = std::max(nics, *std::max_element(node.affinity->value.begin(), node.affinity->value.end()) + 1);
   nics = std::max(1, std::min(nics, gpus));
   group["nics"] = nics;
   if (node.used_nics) description.fact(node.used_nics, fmt::format("{} NIC{} NCCL uses ({})", nics, nics == 1 ? "" : "s", fmt::join(node.used_nics->value, ", ")));
   else description.defaults.push_back("1 NIC per node");
-  if (node.affinity && static_cast<int>(node.affinity->value.size()) == gpus && node.affinity->value != default_affinity(gpus, nics)) {
+  if (node.affinity && static_cast<int>(node.affinity->value.size()) == gpus && node.affinity->value != default_affinity(gpus, nics) &&
+      every_nic_beside_a_gpu(node.affinity->value, nics)) {
     nlohmann::ordered_json affinity = nlohmann::ordered_json::array();
     for (const int nic : node.affinity->value) affinity.push_back(nic < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(nic));
     group["nic_affinity"] = affinity;
   }
-  description.fact(node.affinity, "each GPU's NIC");
+  description.fact(node.affinity, fmt::format("each GPU's NIC {}", node.affinity ? affinity_text(node.affinity->value) : ""));
   if (node.transport) group["nic_transport"] = std::string(nic_transport_name(node.transport->value));
   description.fact(node.transport, fmt::format("transport {}", node.transport ? nic_transport_name(node.transport->value) : ""));
   if (!node.transport) description.defaults.push_back("transport tcp");

@@ -85,8 +85,11 @@ void read_info_body(std::string_view body, int number, const std::string& file, 
     if (const auto found = number_after(words, "(found"); found && !reading.efa_nics) reading.efa_nics = *found, reading.efa_line = number;
     if (reading.efa_line == 0) reading.efa_line = number;
   }
-  if (const auto nodes = number_after(words, "nNodes"); nodes && !reading.nodes) reading.nodes = Sourced<int>{*nodes, at};
-  if (const auto local = number_after(words, "localRanks"); local && !reading.local_ranks) reading.local_ranks = Sourced<int>{*local, at};
+  // Counts a topology can hold (1 to 100000 nodes, 1 to 4096 GPUs a node); others are not facts.
+  if (const auto nodes = number_after(words, "nNodes"); nodes && *nodes >= 1 && *nodes <= 100000 && !reading.nodes)
+    reading.nodes = Sourced<int>{*nodes, at};
+  if (const auto local = number_after(words, "localRanks"); local && *local >= 1 && *local <= 4096 && !reading.local_ranks)
+    reading.local_ranks = Sourced<int>{*local, at};
   if (body.starts_with("NVLS multicast support is available") && !reading.nvls) reading.nvls = Sourced<bool>{true, at};
   if (const auto nvls = std::find(words.begin(), words.end(), "nvls"); nvls != words.end() && nvls != words.begin() && !reading.nvls)
     if (const auto channels = parse_count(*(nvls - 1)); channels && nvls + 1 != words.end() && nvls[1].starts_with("channels"))

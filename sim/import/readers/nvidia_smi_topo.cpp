@@ -175,13 +175,20 @@ PrintFacts read_nvidia_smi_topo(std::string_view text, const std::string& file) 
   const TopoMatrix matrix = read_matrix(plain, file);
   if (matrix.columns.empty()) throw InputError(fmt::format("{}:1: expected the header of nvidia-smi topo -m (\"GPU0  GPU1 ...\"), found none", file));
   std::vector<std::string> gpu_names, nic_columns;
-  for (const auto& column : matrix.columns) (is_gpu_column(column) ? gpu_names : nic_columns).push_back(column);
+  std::vector<std::size_t> gpu_at, nic_at;  // the columns of each, in the header's order
+  for (std::size_t c = 0; c < matrix.columns.size(); ++c) {
+    (is_gpu_column(matrix.columns[c]) ? gpu_names : nic_columns).push_back(matrix.columns[c]);
+    (is_gpu_column(matrix.columns[c]) ? gpu_at : nic_at).push_back(c);
+  }
+  // Each GPU's row, its GPU columns first, then its NIC columns.
   std::vector<std::vector<std::string>> gpu_cells;
   for (const auto& gpu : gpu_names) {
     const auto row = matrix.rows.find(gpu);
     if (row == matrix.rows.end())
       throw InputError(fmt::format("{}:{}: expected a row for {}, which this header names, found none", file, matrix.header_line, gpu));
-    gpu_cells.push_back(row->second);
+    gpu_cells.emplace_back();
+    for (const std::size_t c : gpu_at) gpu_cells.back().push_back(row->second[c]);
+    for (const std::size_t c : nic_at) gpu_cells.back().push_back(row->second[c]);
   }
   PrintFacts facts;
   facts.file = file;

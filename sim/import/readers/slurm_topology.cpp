@@ -14,6 +14,8 @@
 namespace ringsim {
 namespace {
 
+constexpr std::size_t kMaxNames = 100000;  // a topology's nodes at most (docs/topology-format.md, "count")
+
 struct SwitchLine {
   std::string name;
   std::vector<std::string> nodes;
@@ -84,10 +86,13 @@ bool detect_slurm_topology(std::string_view text) {
 
 PrintFacts read_slurm_topology(std::string_view text, const std::string& file) {
   std::vector<SwitchLine> lines;
+  std::size_t names = 0;
   for (const auto& [number, line] : split_lines(text)) {
     const std::string_view content = line.substr(0, line.find('#'));
     if (split_words(content).empty()) continue;
     lines.push_back(read_switch_line(content, file, number));
+    names += lines.back().nodes.size() + lines.back().switches.size();
+    if (names > kMaxNames) throw InputError(fmt::format("{}:{}: expected at most {} nodes and switches in all", file, number, kMaxNames));
   }
   if (lines.empty()) throw InputError(fmt::format("{}:1: expected SwitchName=... lines, found none", file));
   check_switches(lines, file);
