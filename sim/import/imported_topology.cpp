@@ -43,8 +43,21 @@ void write_gpus(const MergedNode& node, nlohmann::ordered_json& group, Descripti
     description.facts.push_back(fmt::format("compute capability {} ({})", node.compute_capability, node.compute_capability_where));
 }
 
+// Eight SXM GPUs of Ampere or later: an HGX board, whose GPUs reach each other through NVSwitch.
+bool sxm_board_of_eight(const MergedNode& node) {
+  return node.gpus && node.gpus->value == 8 && node.gpu_model && node.gpu_model->value.find("SXM") != std::string::npos &&
+         node.compute_capability >= 80;
+}
+
 // NVSwitch ports or NVLink pairs at the generation's line rate per link; PCIe at the format's bus.
 void write_fabric(const MergedNode& node, nlohmann::ordered_json& group, Description& description) {
+  if (!node.fabric && sxm_board_of_eight(node)) {
+    MergedNode on_nvswitch = node;
+    on_nvswitch.fabric = Sourced<GpuFabric>{GpuFabric::nvswitch, node.gpu_model->where};
+    description.defaults.push_back(fmt::format("NVSwitch: eight {} GPUs sit on an HGX board (no print shows their NVLink)", node.gpu_model->value));
+    write_fabric(on_nvswitch, group, description);
+    return;
+  }
   if (!node.fabric || node.fabric->value == GpuFabric::pcie) {
     group["intra"] = {{"kind", "pcie"}};
     if (node.fabric) description.fact(node.fabric, "GPUs joined by PCIe only, one bus of 12 GB/s (the format's)");

@@ -8,6 +8,8 @@
 
 #include "../../common/input_error.h"
 #include "../../validate/readers/nccl_info_lines.h"
+#include "../../validate/readers/nccl_tests_header.h"
+#include "../../validate/readers/nccl_tests_log.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -153,6 +155,25 @@ void read_nic_facts(const NcclRunFacts& run, const InfoReading& reading, const s
   facts.used_nics = Sourced<std::vector<std::string>>{names, fmt::format("{}:{}", file, line)};
 }
 
+// nccl-tests' header, when the log holds one ("#  Rank  0 ... on HOST device  0 [0x10] A100-SXM4-40GB"):
+// the GPUs' model, and the GPUs per node and nodes where NCCL's own lines did not give them.
+void read_run_header(std::string_view text, const std::string& file, PrintFacts& facts) {
+  const NcclTestsLog log = clean_nccl_tests_log(text);  // without launchers' prefixes ("[1,0]<stdout>:")
+  const std::optional<MeasuredRun> run = read_nccl_tests_header(log.text_lines(0, log.lines.size()), file);
+  if (!run || run->ranks.empty()) return;
+  const MeasuredRank& first = run->ranks.front();
+  const std::string at = fmt::format("{}:{}", file, first.line);
+  if (!first.gpu.empty()) facts.gpu_model = Sourced<std::string>{first.gpu, at};
+  std::set<std::string> hosts;
+  int on_first_host = 0;
+  for (const MeasuredRank& rank : run->ranks) {
+    hosts.insert(rank.host);
+    if (rank.host == first.host) ++on_first_host;
+  }
+  if (!facts.gpus && on_first_host <= 4096) facts.gpus = Sourced<int>{on_first_host, at};
+  if (!facts.nodes && hosts.size() <= 100000) facts.nodes = Sourced<int>{static_cast<int>(hosts.size()), at};
+}
+
 }  // namespace
 
 bool detect_nccl_info_print(std::string_view text) { return text.find(kMarker) != std::string_view::npos; }
@@ -177,6 +198,7 @@ PrintFacts read_nccl_info_print(std::string_view text, const std::string& file) 
   if (reading.local_ranks) facts.gpus = reading.local_ranks;
   else if (!reading.devices_of_host.empty())
     facts.gpus = Sourced<int>{static_cast<int>(reading.devices_of_host.begin()->second.size()), first};
+  read_run_header(text, file, facts);
   if (reading.nvls && reading.nvls->value) facts.fabric = Sourced<GpuFabric>{GpuFabric::nvswitch, reading.nvls->where};
   read_nic_facts(run, reading, file, facts);
   if (!run.network_hops.empty()) {
