@@ -139,3 +139,21 @@ TEST_CASE("import: Slurm hostlists expand with their zero padding, several range
   CHECK_FALSE(expand_hostlist("node[1-3", why));
   CHECK_FALSE(expand_hostlist("n[1-99999999]", why));
 }
+
+TEST_CASE("import: p4d's log and AWS's file agree on the NICs beside the GPUs though they number them apart") {
+  const std::vector<PrintFacts> prints{read_print(RINGSIM_SOURCE_DIR "/validate/traces/nccl-corpus/aws-p4d-efa-2x8-info-prefixed.txt"),
+                                       read_print(kPrintsDir + "aws-p4d-24xl-topo.xml")};
+  CHECK(prints[0].nic_affinity->value == std::vector<int>{1, 1, 3, 3, 0, 0, 2, 2});
+  CHECK(prints[1].nic_affinity->value == std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3});
+  const ImportedTopology imported = import_topology(prints, ImportOptions{});
+  CHECK(imported.warnings.empty());
+  const auto& node = imported.topology["racks"][0]["nodes"][0];
+  CHECK(node["nics"] == 4);
+  CHECK(node["nic_transport"] == "efa");
+  CHECK(node["gpu_model"] == "A100-SXM4-40GB");
+  // Eight SXM GPUs: an HGX board's NVSwitch, 12 links of Ampere's 25 GB/s, stated as a default.
+  CHECK(node["intra"]["bandwidth"] == "300GBps");
+  const std::string description = imported.topology["description"];
+  CHECK(description.find("NVSwitch: eight A100-SXM4-40GB GPUs sit on an HGX board") != std::string::npos);
+  CHECK(description.find("10 Gb/s per NIC") != std::string::npos);  // no print gives EFA's rate
+}
