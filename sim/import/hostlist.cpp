@@ -5,6 +5,8 @@
 namespace ringsim {
 namespace {
 
+constexpr std::size_t kMaxPatternLength = 256;
+
 // The commas of EXPRESSION outside brackets split it into hostlist items.
 std::vector<std::string_view> items_of(std::string_view expression) {
   std::vector<std::string_view> items;
@@ -88,6 +90,11 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view express
   for (std::string_view item : items_of(expression)) {
     if (item.empty()) {
       why = fmt::format("expected host names separated by single commas, found \"{}\"", expression);
+      return std::nullopt;
+    }
+    // A host name is at most 64 characters (Linux's HOST_NAME_MAX); its pattern, brackets included, a few more.
+    if (item.size() > kMaxPatternLength) {
+      why = fmt::format("expected a host name pattern of at most {} characters, found one of {}", kMaxPatternLength, item.size());
       return std::nullopt;
     }
     auto expanded = expand_item(item, why, limit);

@@ -11,7 +11,7 @@ namespace ringsim {
 
 // The hosts of EXPRESSION in order, zero-padding kept ("node[01-03]" -> node01 node02 node03), or
 // nullopt with WHY set when it is not a hostlist (an unclosed bracket, a range running backwards,
-// more than LIMIT hosts).
+// more than LIMIT hosts, a pattern longer than 256 characters: host names are at most 64).
 std::optional<std::vector<std::string>> expand_hostlist(std::string_view expression, std::string& why, std::size_t limit = 100000);
 
 }  // namespace ringsim

@@ -138,6 +138,9 @@ TEST_CASE("import: Slurm hostlists expand with their zero padding, several range
   CHECK(why == "expected a range whose end is not below its start, found \"05-01\"");
   CHECK_FALSE(expand_hostlist("node[1-3", why));
   CHECK_FALSE(expand_hostlist("n[1-99999999]", why));
+  // A long pattern times many hosts was a gigabyte (a fuzz finding): patterns are host-name sized.
+  CHECK_FALSE(expand_hostlist("n[1-99999]" + std::string(3000, 'x'), why));
+  CHECK(why == "expected a host name pattern of at most 256 characters, found one of 3010");
 }
 
 TEST_CASE("import: p4d's log and AWS's file agree on the NICs beside the GPUs though they number them apart") {
