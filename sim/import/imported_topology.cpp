@@ -100,6 +100,8 @@ void write_nics(const MergedNode& node, nlohmann::ordered_json& group, Descripti
     nics = std::max(nics, *std::max_element(node.affinity->value.begin(), node.affinity->value.end()) + 1);
   nics = std::max(1, std::min(nics, gpus));
   group["nics"] = nics;
+  if (node.used_nics && std::any_of(node.used_nics->value.begin(), node.used_nics->value.end(), [](const std::string& name) { return name.starts_with("cxi"); }))
+    description.notes.push_back("cxi NICs are HPE Slingshot's, which nic_transport cannot state: left at the default");
   if (node.used_nics) description.fact(node.used_nics, fmt::format("{} NIC{} NCCL uses ({})", nics, nics == 1 ? "" : "s", fmt::join(node.used_nics->value, ", ")));
   else description.defaults.push_back("1 NIC per node");
   if (node.affinity && static_cast<int>(node.affinity->value.size()) == gpus && node.affinity->value != default_affinity(gpus, nics) &&

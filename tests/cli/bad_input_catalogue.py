@@ -169,7 +169,7 @@ CASES = [
     ('import: an ibstat port before its CA', ['import', '{bad}/import-ibstat-port-before-ca.txt', '-o', '{out}/t.json'], '{out}/t.json',
      'ringsim: {bad}/import-ibstat-port-before-ca.txt:1: expected CA \'NAME\' (ibstat) or hca_id: NAME (ibv_devinfo) before "Port 1"'),
     ('import: an ibstat link layer of neither kind', ['import', '{bad}/import-ibstat-link-layer.txt', '-o', '{out}/t.json'], '{out}/t.json',
-     'ringsim: {bad}/import-ibstat-link-layer.txt:5: expected the link layer InfiniBand or Ethernet, found "Fibre Channel"'),
+     'ringsim: {bad}/import-ibstat-link-layer.txt:5: expected the link layer InfiniBand, Ethernet or Unspecified, found "Fibre Channel"'),
     ('import: a topology.conf range running backwards', ['import', '{bad}/import-slurm-backwards-range.conf', '-o', '{out}/t.json'], '{out}/t.json',
      'ringsim: {bad}/import-slurm-backwards-range.conf:2: expected a range whose end is not below its start, found "16-01"'),
     ('import: a topology.conf switch joining unknown switches', ['import', '{bad}/import-slurm-unknown-switch.conf', '-o', '{out}/t.json'], '{out}/t.json',

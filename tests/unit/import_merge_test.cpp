@@ -160,3 +160,27 @@ TEST_CASE("import: p4d's log and AWS's file agree on the NICs beside the GPUs th
   CHECK(description.find("NVSwitch: eight A100-SXM4-40GB GPUs sit on an HGX board") != std::string::npos);
   CHECK(description.find("10 Gb/s per NIC") != std::string::npos);  // no print gives EFA's rate
 }
+
+TEST_CASE("import: ibv_devinfo of an EFA device (link layer Unspecified) is EFA by its name") {
+  const testing::TempDir dir;
+  const auto devinfo = dir.write("devinfo.txt",
+                                 "hca_id:\tefa_0\n\ttransport:\t\t\tunknown (4)\n\tvendor_part_id:\t\t\t61345\n"
+                                 "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tUnspecified\n");
+  const PrintFacts facts = read_print(devinfo);
+  REQUIRE(facts.nics.size() == 1);
+  CHECK(facts.nics[0].transport == NicTransport::efa);
+  CHECK_FALSE(facts.nics[0].rate_Gbps);
+}
+
+TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
+  const testing::TempDir dir;
+  const auto topo = dir.write("topo.txt",
+                              "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                              "GPU0\t X \tNV6\tPIX\tSYS\t0-15\t0\t\tN/A\nGPU1\tNV6\t X \tSYS\tPIX\t16-31\t1\t\tN/A\n\n"
+                              "NIC Legend:\n\n  NIC0: cxi0\n  NIC1: cxi1\n");
+  const ImportedTopology imported = import_topology({read_print(topo)}, ImportOptions{});
+  const std::string description = imported.topology["description"];
+  CHECK(description.find("cxi NICs are HPE Slingshot's") != std::string::npos);
+  CHECK(imported.topology["racks"][0]["nodes"][0]["nics"] == 2);
+  CHECK_FALSE(imported.topology["racks"][0]["nodes"][0].contains("nic_transport"));
+}

@@ -1,6 +1,7 @@
 // `ibstat` ("CA 'mlx5_0'", its ports' State, Rate, Link layer) and `ibv_devinfo` ("hca_id: mlx5_0",
 // transport, vendor_part_id, ports' state, link_layer, and with -v active_width and active_speed): each
 // HCA's active port rate and link layer (Ethernet: RoCE), and whether it is a virtual function.
+#include "../nic_assignment.h"
 #include "../print_readers.h"
 
 #include "../../common/input_error.h"
@@ -61,8 +62,10 @@ void read_port_line(std::string_view key, std::string_view value, const std::str
     if (!rate || *rate <= 0 || *rate > 1e5) fail(file, line, fmt::format("expected a rate in Gb/s such as 200, found \"{}\"", value));
     port.rate_Gbps = *rate;
   } else if (key == "Link layer" || key == "link_layer") {
+    // EFA's verbs device says "Unspecified": its transport comes from its name (efa_0).
     port.transport = link_layer(value);
-    if (!port.transport) fail(file, line, fmt::format("expected the link layer InfiniBand or Ethernet, found \"{}\"", value));
+    if (!port.transport && !value.starts_with("Unspecified"))
+      fail(file, line, fmt::format("expected the link layer InfiniBand, Ethernet or Unspecified, found \"{}\"", value));
   } else if (key == "active_width") {
     const auto width = parse_count(first_word.substr(0, first_word.find('X')));
     if (!width || *width == 0 || *width > 32) fail(file, line, fmt::format("expected a width such as 4X, found \"{}\"", value));
@@ -126,6 +129,7 @@ PrintFacts read_ibstat(std::string_view text, const std::string& file) {
       if (hca) facts.nics.push_back(finished_nic(std::move(*hca), file, facts));
       hca = HcaReading{};
       hca->nic.name = *name;
+      hca->nic.transport = transport_of_nic_name(*name);
       hca->nic.where = fmt::format("{}:{}", file, number);
       continue;
     }
