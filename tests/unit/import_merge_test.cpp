@@ -24,6 +24,14 @@ std::string ibstat_of_eight(int rate) {
   return text;
 }
 
+// The one NIC of an ibstat or ibv_devinfo print of TEXT.
+NicFact only_nic_of(const std::string& text) {
+  const testing::TempDir dir;
+  const PrintFacts facts = read_print(dir.write("devinfo.txt", text));
+  REQUIRE(facts.nics.size() == 1);
+  return facts.nics.front();
+}
+
 }  // namespace
 
 TEST_CASE("import: ibstat's port rate wins over the XML's, with a warning naming both prints") {
@@ -118,15 +126,11 @@ TEST_CASE("import: ibstat's Ethernet ports are RoCE, its virtual functions are m
 }
 
 TEST_CASE("import: ibv_devinfo -v gives the rate from the active width and lane speed") {
-  const testing::TempDir dir;
-  const auto devinfo = dir.write("devinfo.txt",
-                                 "hca_id:\tmlx5_0\n\ttransport:\t\t\tInfiniBand (0)\n\tvendor_part_id:\t\t\t4129\n"
-                                 "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tactive_width:\t\t4X (2)\n"
-                                 "\t\t\tactive_speed:\t\t100.0 Gbps (128)\n\t\t\tlink_layer:\t\tInfiniBand\n");
-  const PrintFacts facts = read_print(devinfo);
-  REQUIRE(facts.nics.size() == 1);
-  CHECK(facts.nics[0].rate_Gbps == 400);
-  CHECK(facts.nics[0].transport == NicTransport::ib);
+  const NicFact nic = only_nic_of("hca_id:\tmlx5_0\n\ttransport:\t\t\tInfiniBand (0)\n\tvendor_part_id:\t\t\t4129\n"
+                                  "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tactive_width:\t\t4X (2)\n"
+                                  "\t\t\tactive_speed:\t\t100.0 Gbps (128)\n\t\t\tlink_layer:\t\tInfiniBand\n");
+  CHECK(nic.rate_Gbps == 400);
+  CHECK(nic.transport == NicTransport::ib);
 }
 
 TEST_CASE("import: Slurm hostlists expand with their zero padding, several ranges and brackets") {
@@ -162,14 +166,10 @@ TEST_CASE("import: p4d's log and AWS's file agree on the NICs beside the GPUs th
 }
 
 TEST_CASE("import: ibv_devinfo of an EFA device (link layer Unspecified) is EFA by its name") {
-  const testing::TempDir dir;
-  const auto devinfo = dir.write("devinfo.txt",
-                                 "hca_id:\tefa_0\n\ttransport:\t\t\tunknown (4)\n\tvendor_part_id:\t\t\t61345\n"
-                                 "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tUnspecified\n");
-  const PrintFacts facts = read_print(devinfo);
-  REQUIRE(facts.nics.size() == 1);
-  CHECK(facts.nics[0].transport == NicTransport::efa);
-  CHECK_FALSE(facts.nics[0].rate_Gbps);
+  const NicFact nic = only_nic_of("hca_id:\tefa_0\n\ttransport:\t\t\tunknown (4)\n\tvendor_part_id:\t\t\t61345\n"
+                                  "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tUnspecified\n");
+  CHECK(nic.transport == NicTransport::efa);
+  CHECK_FALSE(nic.rate_Gbps);
 }
 
 TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
