@@ -175,7 +175,7 @@ CASES = [
     ('import: a topology.conf switch joining unknown switches', ['import', '{bad}/import-slurm-unknown-switch.conf', '-o', '{out}/t.json'], '{out}/t.json',
      'ringsim: {bad}/import-slurm-unknown-switch.conf:3: expected Switches= to name switches of this file, found leaf3'),
     ('import: a topology.conf key Slurm does not know', ['import', '{bad}/import-slurm-unknown-key.conf', '-o', '{out}/t.json'], '{out}/t.json',
-     'ringsim: {bad}/import-slurm-unknown-key.conf:1: expected SwitchName=, Nodes=, Switches= or LinkSpeed=, found "Node=node[01-16]"'),
+     'ringsim: {bad}/import-slurm-unknown-key.conf:1: expected SwitchName=, Nodes=, Switches=, LinkSpeed= or Level=, found "Node=node[01-16]"'),
     ('import: a node under two leaf switches', ['import', '{bad}/import-slurm-node-twice.conf', '-o', '{out}/t.json'], '{out}/t.json',
      'ringsim: {bad}/import-slurm-node-twice.conf:2: node node16 is under two leaf switches (also line 1)'),
     ('import: NCCL INFO lines that name nothing of the node', ['import', '{bad}/import-info-no-facts.txt', '-o', '{out}/t.json'], '{out}/t.json',

@@ -184,3 +184,16 @@ TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
   CHECK(imported.topology["racks"][0]["nodes"][0]["nics"] == 2);
   CHECK_FALSE(imported.topology["racks"][0]["nodes"][0].contains("nic_transport"));
 }
+
+TEST_CASE("import: scontrol show topology's lines (Level=, an upper switch listing every node below it) give the leaves") {
+  const testing::TempDir dir;
+  const auto topology = dir.write("scontrol.txt",
+                                  "SwitchName=s0 Level=0 LinkSpeed=1 Nodes=dev[0-5]\n"
+                                  "SwitchName=s1 Level=0 LinkSpeed=1 Nodes=dev[6-11]\n"
+                                  "SwitchName=s2 Level=1 LinkSpeed=1 Nodes=dev[0-11] Switches=s[0-1]\n");
+  const PrintFacts facts = read_print(topology);
+  REQUIRE(facts.nodes);
+  CHECK(facts.nodes->value == 12);
+  REQUIRE(facts.leaf_switches);
+  CHECK(facts.leaf_switches->value == std::vector<LeafSwitch>{{"s0", 6}, {"s1", 6}});
+}

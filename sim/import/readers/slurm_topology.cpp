@@ -1,5 +1,7 @@
 // Slurm's topology.conf (topology/tree): "SwitchName=s1 Nodes=node[01-16]" for a leaf switch and its
 // nodes, "SwitchName=s0 Switches=s[1-4]" for a switch above others; "#" comments; keys in any case.
+// `scontrol show topology` prints the same lines with Level= and LinkSpeed=, and an upper switch's
+// Nodes= listing every node below it: a switch with Switches= is never a leaf, whatever its Nodes=.
 #include "../hostlist.h"
 #include "../print_readers.h"
 
@@ -48,8 +50,8 @@ SwitchLine read_switch_line(std::string_view text, const std::string& file, int 
     if (key == "switchname") entry.name = std::string(value);
     else if (key == "nodes") entry.nodes = hosts_of(value, file, line);
     else if (key == "switches") entry.switches = hosts_of(value, file, line);
-    else if (key != "linkspeed")
-      throw InputError(fmt::format("{}:{}: expected SwitchName=, Nodes=, Switches= or LinkSpeed=, found \"{}\"", file, line, word));
+    else if (key != "linkspeed" && key != "level")
+      throw InputError(fmt::format("{}:{}: expected SwitchName=, Nodes=, Switches=, LinkSpeed= or Level=, found \"{}\"", file, line, word));
   }
   if (entry.name.empty()) throw InputError(fmt::format("{}:{}: expected SwitchName=NAME first on a switch's line", file, line));
   if (entry.nodes.empty() && entry.switches.empty())
@@ -67,6 +69,7 @@ void check_switches(const std::vector<SwitchLine>& lines, const std::string& fil
     for (const auto& child : entry.switches)
       if (!switch_lines.contains(child))
         throw InputError(fmt::format("{}:{}: expected Switches= to name switches of this file, found {}", file, entry.line, child));
+    if (!entry.switches.empty()) continue;  // an upper switch: its Nodes= are its leaves'
     for (const auto& node : entry.nodes)
       if (const auto [it, fresh] = node_lines.emplace(node, entry.line); !fresh)
         throw InputError(fmt::format("{}:{}: node {} is under two leaf switches (also line {})", file, entry.line, node, it->second));
@@ -102,9 +105,7 @@ PrintFacts read_slurm_topology(std::string_view text, const std::string& file) {
   std::vector<LeafSwitch> leaves;
   int nodes = 0, first_leaf_line = 0;
   for (const auto& entry : lines) {
-    if (entry.nodes.empty()) continue;
-    if (!entry.switches.empty())
-      facts.notes.push_back(fmt::format("{}:{}: switch {} holds both nodes and switches; its switches are left out", file, entry.line, entry.name));
+    if (entry.nodes.empty() || !entry.switches.empty()) continue;
     leaves.push_back({entry.name, static_cast<int>(entry.nodes.size())});
     nodes += static_cast<int>(entry.nodes.size());
     if (first_leaf_line == 0) first_leaf_line = entry.line;
