@@ -24,10 +24,15 @@ std::string ibstat_of_eight(int rate) {
   return text;
 }
 
+// The facts of a print of TEXT, read from a scratch file as the command reads it.
+PrintFacts facts_of(const std::string& text) {
+  const testing::TempDir dir;
+  return read_print(dir.write("print.txt", text));
+}
+
 // The one NIC of an ibstat or ibv_devinfo print of TEXT.
 NicFact only_nic_of(const std::string& text) {
-  const testing::TempDir dir;
-  const PrintFacts facts = read_print(dir.write("devinfo.txt", text));
+  const PrintFacts facts = facts_of(text);
   REQUIRE(facts.nics.size() == 1);
   return facts.nics.front();
 }
@@ -83,18 +88,15 @@ TEST_CASE("import: the description names each fact's print and line, and the def
 }
 
 TEST_CASE("import: nvidia-smi topo -m with ANSI codes, spaces for tabs and a NIC legend names each GPU's NIC") {
-  const testing::TempDir dir;
-  const auto topo = dir.write("topo.txt",
-                              "\t\x1b[4mGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\x1b[0m\n"
-                              "GPU0     X      NV4     NV4     NV4     PIX     SYS     0-31    0               N/A\n"
-                              "GPU1    NV4      X      NV4     NV4     PXB     SYS     0-31    0               N/A\n"
-                              "GPU2    NV4     NV4      X      NV4     SYS     PIX     32-63   1               N/A\n"
-                              "GPU3    NV4     NV4     NV4      X      SYS     PXB     32-63   1               N/A\n"
-                              "NIC0    PIX     PXB     SYS     SYS      X      SYS\n"
-                              "NIC1    SYS     SYS     PIX     PXB     SYS      X\n\n"
-                              "Legend:\n\n  X    = Self\n  NV#  = Connection traversing a bonded set of # NVLinks\n\n"
-                              "NIC Legend:\n\n  NIC0: bnxt_re0\n  NIC1: bnxt_re1\n");
-  const PrintFacts facts = read_print(topo);
+  const PrintFacts facts = facts_of("\t\x1b[4mGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\x1b[0m\n"
+                                    "GPU0     X      NV4     NV4     NV4     PIX     SYS     0-31    0               N/A\n"
+                                    "GPU1    NV4      X      NV4     NV4     PXB     SYS     0-31    0               N/A\n"
+                                    "GPU2    NV4     NV4      X      NV4     SYS     PIX     32-63   1               N/A\n"
+                                    "GPU3    NV4     NV4     NV4      X      SYS     PXB     32-63   1               N/A\n"
+                                    "NIC0    PIX     PXB     SYS     SYS      X      SYS\n"
+                                    "NIC1    SYS     SYS     PIX     PXB     SYS      X\n\n"
+                                    "Legend:\n\n  X    = Self\n  NV#  = Connection traversing a bonded set of # NVLinks\n\n"
+                                    "NIC Legend:\n\n  NIC0: bnxt_re0\n  NIC1: bnxt_re1\n");
   CHECK(facts.kind == "nvidia-smi-topo");
   REQUIRE(facts.gpus);
   CHECK(facts.gpus->value == 4);
@@ -108,13 +110,10 @@ TEST_CASE("import: nvidia-smi topo -m with ANSI codes, spaces for tabs and a NIC
 }
 
 TEST_CASE("import: ibstat's Ethernet ports are RoCE, its virtual functions are marked, a down port is noted") {
-  const testing::TempDir dir;
-  const auto ibstat = dir.write("ibstat.txt",
-                                "CA 'mlx5_0'\n\tCA type: MT4124\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n\t\tRate: 200\n"
-                                "\t\tLink layer: InfiniBand\n"
-                                "CA 'mlx5_1'\n\tCA type: MT4125\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Down\n\t\tRate: 10\n"
-                                "\t\tLink layer: Ethernet\n");
-  const PrintFacts facts = read_print(ibstat);
+  const PrintFacts facts = facts_of("CA 'mlx5_0'\n\tCA type: MT4124\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n\t\tRate: 200\n"
+                                    "\t\tLink layer: InfiniBand\n"
+                                    "CA 'mlx5_1'\n\tCA type: MT4125\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Down\n\t\tRate: 10\n"
+                                    "\t\tLink layer: Ethernet\n");
   REQUIRE(facts.nics.size() == 2);
   CHECK(facts.nics[0].virtual_function);
   CHECK(facts.nics[0].transport == NicTransport::ib);
@@ -173,12 +172,9 @@ TEST_CASE("import: ibv_devinfo of an EFA device (link layer Unspecified) is EFA 
 }
 
 TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
-  const testing::TempDir dir;
-  const auto topo = dir.write("topo.txt",
-                              "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
-                              "GPU0\t X \tNV6\tPIX\tSYS\t0-15\t0\t\tN/A\nGPU1\tNV6\t X \tSYS\tPIX\t16-31\t1\t\tN/A\n\n"
-                              "NIC Legend:\n\n  NIC0: cxi0\n  NIC1: cxi1\n");
-  const ImportedTopology imported = import_topology({read_print(topo)}, ImportOptions{});
+  const ImportedTopology imported = import_topology({facts_of("\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                                                              "GPU0\t X \tNV6\tPIX\tSYS\t0-15\t0\t\tN/A\nGPU1\tNV6\t X \tSYS\tPIX\t16-31\t1\t\tN/A\n\n"
+                                                              "NIC Legend:\n\n  NIC0: cxi0\n  NIC1: cxi1\n")}, ImportOptions{});
   const std::string description = imported.topology["description"];
   CHECK(description.find("cxi NICs are HPE Slingshot's") != std::string::npos);
   CHECK(imported.topology["racks"][0]["nodes"][0]["nics"] == 2);
@@ -186,12 +182,9 @@ TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
 }
 
 TEST_CASE("import: scontrol show topology's lines (Level=, an upper switch listing every node below it) give the leaves") {
-  const testing::TempDir dir;
-  const auto topology = dir.write("scontrol.txt",
-                                  "SwitchName=s0 Level=0 LinkSpeed=1 Nodes=dev[0-5]\n"
-                                  "SwitchName=s1 Level=0 LinkSpeed=1 Nodes=dev[6-11]\n"
-                                  "SwitchName=s2 Level=1 LinkSpeed=1 Nodes=dev[0-11] Switches=s[0-1]\n");
-  const PrintFacts facts = read_print(topology);
+  const PrintFacts facts = facts_of("SwitchName=s0 Level=0 LinkSpeed=1 Nodes=dev[0-5]\n"
+                                    "SwitchName=s1 Level=0 LinkSpeed=1 Nodes=dev[6-11]\n"
+                                    "SwitchName=s2 Level=1 LinkSpeed=1 Nodes=dev[0-11] Switches=s[0-1]\n");
   REQUIRE(facts.nodes);
   CHECK(facts.nodes->value == 12);
   REQUIRE(facts.leaf_switches);
