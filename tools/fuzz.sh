@@ -3,7 +3,8 @@
 #
 # usage: tools/fuzz.sh [TARGET ...] [-t SECONDS] [-j JOBS]
 #   TARGET   scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb
-#            trace_horovod_timeline trace_ringsim_results simgrid_xml timeline (default: all, one after the other)
+#            trace_horovod_timeline trace_ringsim_results simgrid_xml timeline import_nccl_xml import_nvidia_smi_topo
+#            import_nccl_info import_ibstat import_slurm_topology (default: all, one after the other)
 #   -t       seconds per target (default 60)
 #   -j       parallel fuzzing processes per target (default 1)
 # Builds build-fuzz/ with clang when needed. Each target starts from its committed corpus
@@ -32,7 +33,7 @@ fi
 
 targets=(); seconds=60; jobs=1
 all=(scenario sweep topology model results units trace_nccl_tests trace_osu trace_imb trace_horovod_timeline trace_ringsim_results
-     simgrid_xml timeline)
+     simgrid_xml timeline import_nccl_xml import_nvidia_smi_topo import_nccl_info import_ibstat import_slurm_topology)
 while [ $# -gt 0 ]; do
   case $1 in
     -t) seconds=$2; shift 2 ;;

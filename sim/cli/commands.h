@@ -12,5 +12,6 @@ int calibrate_command(int argc, char** argv); // argv[0] is "calibrate"
 int analyze_command(int argc, char** argv);   // argv[0] is "analyze"
 int report_command(int argc, char** argv);    // argv[0] is "report"
 int sweep_command(int argc, char** argv);     // argv[0] is "sweep"
+int import_command(int argc, char** argv);    // argv[0] is "import"
 
 }  // namespace ringsim

@@ -26,6 +26,7 @@ commands:
   platform TOPOLOGY.json   write the SimGrid platform XML of a compact topology
   report RESULTS.json      one self-contained HTML page of plots from a results JSON (-o report.html)
   sweep ACTION ...          plan, run (here or as a Slurm job array), status, merge: many cases from one sweep file
+  import PRINT...          a topology from what a cluster prints: NCCL's XML and log, nvidia-smi topo -m, ibstat, topology.conf
 
 Exit status: 0 success, 1 a check failed (wrong results, a failed simulation) or a write failed,
 2 bad input or usage, 130 / 143 interrupted by SIGINT / SIGTERM (nothing left behind: docs/commands.md).
@@ -40,6 +41,7 @@ constexpr std::pair<std::string_view, CommandFn> kCommands[] = {
     {"validate", ringsim::validate_command}, {"calibrate", ringsim::calibrate_command},
     {"analyze", ringsim::analyze_command},   {"platform", ringsim::platform_command},
     {"report", ringsim::report_command},     {"sweep", ringsim::sweep_command},
+    {"import", ringsim::import_command},
 };
 
 CommandFn find_command(std::string_view name) {

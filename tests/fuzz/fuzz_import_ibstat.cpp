@@ -1,0 +1,6 @@
+// Fuzz target: the ibstat / ibv_devinfo reader of `ringsim import`.
+#include "print_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return ringsim::fuzz::read_print_text(data, size, ringsim::read_ibstat);
+}

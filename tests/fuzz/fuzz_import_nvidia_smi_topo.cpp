@@ -1,0 +1,6 @@
+// Fuzz target: the nvidia-smi topo -m reader of `ringsim import`.
+#include "print_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return ringsim::fuzz::read_print_text(data, size, ringsim::read_nvidia_smi_topo);
+}
