@@ -82,6 +82,9 @@ struct Topology {
   // the given bandwidth, or with room for every uplink when non-blocking).
   std::optional<LinkSpec> spine;
   bool spine_nonblocking = true;
+  // Every value a node group took from a default or from its "gpu_model" rather than from the file,
+  // as the table's header and the results JSON name it: "NVLink 450 GB/s per GPU (18 links): H100 SXM".
+  std::vector<std::string> assumed;
 };
 
 // Reads and validates a compact topology file; throws InputError naming the file and JSON path.

@@ -77,6 +77,13 @@ GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, c
         throw InputError(fmt::format("{}: placement \"{}\" order \"{}\" is not one ringsim knows", trace_file, key.first, key.second));
       measured.placement = {*counts, *order};
     }
+    // One rank: NCCL's allreduce is then a copy inside one GPU's memory, which no algorithm of
+    // ringsim runs (a one-rank case sends nothing and would report a time of almost nothing).
+    if (measured.placement.total_ranks() == 1)
+      throw InputError(fmt::format("{}{}: a run of one rank ({}): its allreduce is a local copy inside one GPU, which ringsim "
+                                   "does not simulate; validate runs of 2 ranks or more", trace_file,
+                                   grouped.from_header ? fmt::format(":{}", grouped.from_header->line) : "",
+                                   measured.placement.label()));
     for (const auto& [bytes, samples] : by_bytes) measured.median_time_s[bytes] = median(samples);
     grouped.cases.push_back(std::move(measured));
   }

@@ -1,4 +1,5 @@
 #include "../../sim/common/input_error.h"
+#include "../../sim/validate/measured_cases.h"
 #include "../../sim/validate/run_placement.h"
 #include "../../sim/validate/trace_readers.h"
 #include "temp_files.h"
@@ -355,4 +356,29 @@ TEST_CASE("NCCL's settings forced by the environment are read, as NCCL spells th
   const auto list = read_trace(dir.write("list.txt", "NCCL_PROTO=^LL128 ./all_reduce_perf\n" + output_with({"0 a 0", "1 b 0"})),
                                std::nullopt);
   CHECK_FALSE(list.run->nccl->protocol);  // a list of protocols is not one protocol
+}
+
+TEST_CASE("a launcher tag flushed into a host name (node-[1,0]<stdout>:00000C) still gives the run's placement") {
+  // Two ranks' output interleaved mid-line: mpirun --tag-output put the next chunk's tag inside the
+  // host name of Azure-style hosts (node-00000B, node-00000C).
+  TempDir dir;
+  std::string tagged;
+  std::istringstream lines(output_with({"0 node-00000B 0", "1 node-00000B 1", "2 node-00000C 0", "3 node-00000C 1"}));
+  for (std::string line; std::getline(lines, line);) tagged += "[1,0]<stdout>:" + line + "\n";
+  tagged.replace(tagged.find("node-00000C"), 11, "node-[1,0]<stdout>:00000C");
+  const auto trace = read_trace(dir.write("interleaved.txt", tagged), std::nullopt);
+  REQUIRE(trace.run);
+  CHECK(trace.run->hosts() == std::vector<std::string>{"node-00000B", "node-00000C"});
+  CHECK(placement_label(trace) == "2-2 block");
+}
+
+TEST_CASE("a one-GPU run (a local copy) is refused with one line, not simulated as a send of nothing") {
+  TempDir dir;
+  const std::string file = dir.write("one.txt", output_with({"0 a 0"})).string();
+  const auto trace = read_trace(file, std::nullopt);
+  Scenario scenario;
+  scenario.file = "s.json";
+  CHECK(RINGSIM_ERROR_OF(group_trace(trace, scenario, file, std::nullopt)) ==
+        file + ":4: a run of one rank (1 block): its allreduce is a local copy inside one GPU, which ringsim does not "
+               "simulate; validate runs of 2 ranks or more");
 }
