@@ -56,6 +56,10 @@ struct NodeSpec {
   // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
   bool gdr = true;
   double gpu_speed_flops = 0;
+  // The gpu_model's FP32 peak where the topology states no "gpu_speed" (else 0): NCCL reduces in GPU
+  // kernels, so the model made for NCCL charges its reductions at it (with_gpu_model_speeds); MPI's
+  // algorithms reduce in host memory on the CPU and keep gpu_speed_flops.
+  double model_gpu_speed_flops = 0;
   // "gpu_model": the GPUs' name as nvidia-smi prints it ("H100", "A100-SXM4-40GB"), or empty. Its
   // generation (NVIDIA compute capability, gpu_compute_capability) is NCCL's model's unless the
   // scenario names one: NVLink's payload per link, LL128, NVLS.
@@ -124,6 +128,9 @@ int nvlink_links(double port_bandwidth_Bps, int compute_capability);
 double nvlink_payload_share(int compute_capability);
 // The same topology with every NVLink port at that share (its links counted first, in nvlink_links).
 Topology with_nvlink_payload_share(Topology topology, int compute_capability);
+
+// The same topology with every node that has a model_gpu_speed_flops at that speed.
+Topology with_gpu_model_speeds(Topology topology);
 
 // The NIC GPU's traffic leaves the node through, and the NIC beside it (-1: none of its own).
 int nic_of_gpu(const NodeSpec& node, int gpu);

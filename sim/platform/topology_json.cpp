@@ -188,6 +188,13 @@ Topology with_nvlink_payload_share(Topology topology, int compute_capability) {
   return topology;
 }
 
+Topology with_gpu_model_speeds(Topology topology) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes)
+      if (node.model_gpu_speed_flops > 0) node.gpu_speed_flops = node.model_gpu_speed_flops;
+  return topology;
+}
+
 Topology with_transport_payload_share(Topology topology) {
   for (RackSpec& rack : topology.racks)
     for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= transport_payload_share(node.nic_transport);
@@ -292,10 +299,14 @@ bool read_gpu_model(JsonObjectReader& group, NodeSpec& node, const IntraSpec& in
                rates->label, rates->nvlink_Bps() / 1e9, rates->nvlink_links);
   }
   const std::optional<double> speed = group.optional_speed("gpu_speed");
-  node.gpu_speed_flops = speed.value_or(rates && rates->fp32_flops > 0 ? rates->fp32_flops : kDefaultGpuSpeed);
-  if (!speed)
-    assume(assumed, fmt::format("GPU speed {:g} Tflop/s: {}", node.gpu_speed_flops / 1e12,
-                                rates && rates->fp32_flops > 0 ? rates->label : "default"));
+  node.gpu_speed_flops = speed.value_or(kDefaultGpuSpeed);
+  if (!speed && rates && rates->fp32_flops > 0) {
+    node.model_gpu_speed_flops = rates->fp32_flops;
+    assume(assumed, fmt::format("GPU speed {:g} Tflop/s for NCCL's kernels: {}", rates->fp32_flops / 1e12, rates->label));
+    assume(assumed, fmt::format("{:g} Tflop/s for MPI's reductions in host memory: default", kDefaultGpuSpeed / 1e12));
+  } else if (!speed) {
+    assume(assumed, fmt::format("GPU speed {:g} Tflop/s: default", kDefaultGpuSpeed / 1e12));
+  }
   return intra.kind == IntraKind::nvlink && !intra.bandwidth_given && model_nvlink;
 }
 

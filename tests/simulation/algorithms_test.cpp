@@ -316,7 +316,7 @@ TEST_CASE("a topology naming only its GPU model, NICs and NIC rate runs at that 
   CHECK(busbw_of(results, 8) == doctest::Approx(370.8).epsilon(0.02));
   const std::vector<std::string> assumed = results.at("assumed");
   CHECK(std::count(assumed.begin(), assumed.end(), "NVLink 450 GB/s per GPU (18 links): H100 SXM") == 1);
-  CHECK(std::count(assumed.begin(), assumed.end(), "GPU speed 67 Tflop/s: H100 SXM") == 1);
+  CHECK(std::count(assumed.begin(), assumed.end(), "GPU speed 67 Tflop/s for NCCL's kernels: H100 SXM") == 1);
   CHECK(std::count(assumed.begin(), assumed.end(), "NIC latency 1 us: default") == 1);
   const std::string table = read_text(dir.path() / "table.txt");
   CHECK_MESSAGE(table.find("# Assumed (not stated by the topology): ") != std::string::npos, table);
