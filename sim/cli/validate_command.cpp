@@ -77,7 +77,7 @@ double line_busbw_GBps(const TimeLine& line, int ranks) {
 // Per regime, the measured and simulated latency and bandwidth, each with the simulation's relative
 // difference, then one sentence saying what the error is; where the time is the latency's at every
 // size, the fitted bandwidths are not compared. CALIBRATE: the command that fits what the sentences
-// name.
+// name, or empty when the model is already a calibrated one (--model): then no advice.
 void print_regimes(const std::vector<RegimeSplit>& regimes, const std::string& calibrate) {
   if (regimes.empty()) return;
   fmt::print("# latency and bandwidth per regime, measured -> simulated (time = latency + size / bandwidth, fitted in relative error):\n");
@@ -92,15 +92,18 @@ void print_regimes(const std::vector<RegimeSplit>& regimes, const std::string& c
                regime.ran.empty() ? "" : " ", regime.ran, format_bytes(regime.from_bytes), format_bytes(regime.to_bytes),
                regime.sizes, regime.measured.latency_s * 1e6, regime.simulated.latency_s * 1e6,
                relative_change(regime.measured.latency_s, regime.simulated.latency_s), busbw);
-    fmt::print("#     {}{}\n", regime_verdict(regime), regime_needs_calibration(regime) ? ": calibration fits it (below)" : "");
+    const bool advise = !calibrate.empty() && regime_needs_calibration(regime);
+    fmt::print("#     {}{}\n", regime_verdict(regime), advise ? ": calibration fits it (below)" : "");
   }
-  if (std::any_of(regimes.begin(), regimes.end(), regime_needs_calibration)) fmt::print("# calibrate with: {}\n", calibrate);
+  if (!calibrate.empty() && std::any_of(regimes.begin(), regimes.end(), regime_needs_calibration))
+    fmt::print("# calibrate with: {}\n", calibrate);
 }
 
 // A table per case, the two summaries and the verdict. Throws InputError (after the tables) when no
-// size is at or above --min-bytes, since there is then nothing to judge.
+// size is at or above --min-bytes, since there is then nothing to judge. MODEL_GIVEN: a --model file (a
+// calibrated model, as a rule) was applied, so the regime lines advise no calibration.
 void print_validation(const Validation& validation, const Scenario& scenario, const TraceInput& input,
-                      const ValidationOptions& options) {
+                      const ValidationOptions& options, bool model_given) {
   for (const ComparedCase& compared : validation.cases) {
     fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
                input.trace.format);
@@ -125,7 +128,9 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
     print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
                   *validation.nccl_model_judged);
   }
-  print_regimes(validation.regimes, fmt::format("ringsim calibrate {} --measured {} -o MODEL.json", scenario.file.string(), input.file));
+  print_regimes(validation.regimes, model_given ? std::string()
+                                                       : fmt::format("ringsim calibrate {} --measured {} -o MODEL.json",
+                                                                     scenario.file.string(), input.file));
   if (validation.judged.count == 0)
     throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
@@ -209,7 +214,7 @@ int validate_command(int argc, char** argv) {
   }
   const auto validation = validate_against_trace(scenario, platform, input.grouped, options);
   if (!validation) return 1;
-  print_validation(*validation, scenario, input, options);
+  print_validation(*validation, scenario, input, options, args.value("--model").has_value());
   if (auto json = args.value("--json")) write_file_atomically(*json, validation_json(*validation, scenario, input, options).dump(2) + "\n");
   return validation->pass ? 0 : 1;
 }
