@@ -47,7 +47,8 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
   --select LIST      ringsim traces: only these placements, e.g. 4-2-2/cyclic,4-3-1/cyclic
   --ranks N          IMB: the process count to compare (default: the scenario placement's rank count)
-  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
+  --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
+                     another collective is refused: ringsim simulates allreduce only)
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
 )";
