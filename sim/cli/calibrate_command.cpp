@@ -45,7 +45,8 @@ rest, and its slowest NIC is the NIC bandwidth. The scenario's topology must be 
 route between nodes has a non-zero latency.
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
-  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
+  --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
+                     another collective is refused: ringsim simulates allreduce only)
 )";
 
 // The fit's summary, then each sample measured against its fitted time.

@@ -5,13 +5,16 @@
 #include "../results/results_document.h"
 #include "../results/results_output.h"
 #include "../simulate/scenario_run.h"
+#include "../common/input_error.h"
 #include "command_line.h"
+#include "scenario_to_run.h"
 #include "commands.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ringsim {
 namespace {
@@ -50,7 +53,8 @@ std::string topology_from(const std::filesystem::path& json, const std::filesyst
 
 // The results JSON: one variant's rows with its model, or every variant's rows tagged with its name;
 // the scenario's question and topology, so that `ringsim report` can answer the one on the other.
-ResultsDocument run_document(const Scenario& scenario, const RunResults& run, const std::filesystem::path& json) {
+ResultsDocument run_document(const Scenario& scenario, const Platform& platform, const RunResults& run,
+                             const std::filesystem::path& json) {
   ResultsDocument document;
   document.kind = "simulated";
   document.scenario = scenario.name;
@@ -62,6 +66,7 @@ ResultsDocument run_document(const Scenario& scenario, const RunResults& run, co
     for (ResultRow& row : result_rows(variant.results, variant.name)) document.rows.push_back(std::move(row));
   }
   document.findings = run.findings;
+  if (platform.topology) document.assumed = platform.topology->assumed;
   return document;
 }
 
@@ -70,8 +75,10 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
                const std::optional<std::string>& json) {
   int status = 0;
   for (const VariantRun& variant : run.runs) {
-    const std::string header = fmt::format("Scenario {} on {}; model {}", variant.scenario.name, scenario.topology.string(),
-                                           variant.scenario.model.to_json().dump());
+    std::string header = fmt::format("Scenario {} on {}; model {}", variant.scenario.name, scenario.topology.string(),
+                                     variant.scenario.model.to_json().dump());
+    if (platform.topology && !platform.topology->assumed.empty())
+      header += fmt::format("\n# Assumed (not stated by the topology): {}", fmt::join(platform.topology->assumed, "; "));
     status = std::max(status, print_results(variant.scenario, platform.layout, header, variant.results));
   }
   if (!run.complete) return 1;
@@ -81,8 +88,22 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
     fmt::print("\n# Findings\n");
     for (const auto& finding : run.findings) fmt::print("- {}\n", finding);
   }
-  if (json) run_document(scenario, run, *json).save(*json);
+  if (json) run_document(scenario, platform, run, *json).save(*json);
   return status;
+}
+
+// The scenario at FILE, or one line saying how to run it when it is a validation scenario (no
+// placements) or a sweep file.
+Scenario load_runnable_scenario(const std::filesystem::path& file) {
+  Scenario scenario;
+  try {
+    scenario = load_scenario(file, PlacementsKey::optional);
+  } catch (const InputError&) {
+    if (auto line = sweep_file_line(file)) throw InputError(*line);
+    throw;
+  }
+  if (scenario.placements.empty()) throw InputError(validation_scenario_line(scenario));
+  return scenario;
 }
 
 }  // namespace
@@ -101,7 +122,7 @@ int run_command(int argc, char** argv) {
   if (options.timeline) check_output_file("--timeline", *options.timeline);
 
   // Everything the user wrote is read here, and checked by run_scenario before any simulation starts.
-  Scenario scenario = load_scenario(args.positional[0]);
+  Scenario scenario = load_runnable_scenario(args.positional[0]);
   if (auto model = args.value("--model")) {
     scenario.model = load_model_file(*model, scenario.model);
     for (auto& variant : scenario.variants) variant.model = load_model_file(*model, variant.model);

@@ -3,6 +3,7 @@
 #include "../nccl/nccl_plan.h"
 #include "../platform/gpu_generation.h"
 #include "../common/input_error.h"
+#include "../validate/results_trace_agreement.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@ TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenari
   const auto file = args.value("--measured");
   if (!file) throw UsageError(fmt::format("ringsim {}: --measured TRACE is required", command));
   TraceInput input{*file, read_trace(*file, args.value("--format"), args.value("--collective")), {}};
+  if (!args.value("--select")) check_results_agree_with_scenario(input.trace, *file, scenario);
   std::optional<int> ranks;
   if (auto text = args.value("--ranks")) ranks = positive_int_option("--ranks", *text);
   else if (!input.trace.ranks && input.trace.format == "imb" && scenario.placements.size() == 1)

@@ -4,12 +4,14 @@
 #include "../common/input_error.h"
 #include "../common/units.h"
 #include "../results/results_output.h"
+#include "../validate/regime_verdict.h"
 #include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
 #include "trace_nccl_settings.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -45,7 +47,8 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
   --select LIST      ringsim traces: only these placements, e.g. 4-2-2/cyclic,4-3-1/cyclic
   --ranks N          IMB: the process count to compare (default: the scenario placement's rank count)
-  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf)
+  --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
+                     another collective is refused: ringsim simulates allreduce only)
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
 )";
@@ -73,24 +76,35 @@ double line_busbw_GBps(const TimeLine& line, int ranks) {
 }
 
 // Per regime, the measured and simulated latency and bandwidth, each with the simulation's relative
-// difference, so the line says which of the two makes the error.
-void print_regimes(const std::vector<RegimeSplit>& regimes) {
+// difference, then one sentence saying what the error is; where the time is the latency's at every
+// size, the fitted bandwidths are not compared. CALIBRATE: the command that fits what the sentences
+// name, or empty when the model is already a calibrated one (--model): then no advice.
+void print_regimes(const std::vector<RegimeSplit>& regimes, const std::string& calibrate) {
   if (regimes.empty()) return;
   fmt::print("# latency and bandwidth per regime, measured -> simulated (time = latency + size / bandwidth, fitted in relative error):\n");
   for (const RegimeSplit& regime : regimes) {
     const double measured_busbw = line_busbw_GBps(regime.measured, regime.ranks);
     const double simulated_busbw = line_busbw_GBps(regime.simulated, regime.ranks);
-    fmt::print("#   {}{}{}, {}-{} ({} sizes): latency {:.1f} -> {:.1f} us ({:+.1f}%), busbw {:.4g} -> {:.4g} GB/s ({:+.1f}%)\n",
-               regime.case_label, regime.ran.empty() ? "" : " ", regime.ran, format_bytes(regime.from_bytes),
-               format_bytes(regime.to_bytes), regime.sizes, regime.measured.latency_s * 1e6,
-               regime.simulated.latency_s * 1e6, relative_change(regime.measured.latency_s, regime.simulated.latency_s),
-               measured_busbw, simulated_busbw, relative_change(measured_busbw, simulated_busbw));
+    const std::string busbw = latency_bound(regime)
+                                  ? std::string("busbw not compared (latency-bound)")
+                                  : fmt::format("busbw {:.4g} -> {:.4g} GB/s ({:+.1f}%)", measured_busbw, simulated_busbw,
+                                                relative_change(measured_busbw, simulated_busbw));
+    fmt::print("#   {}{}{}, {}-{} ({} sizes): latency {:.1f} -> {:.1f} us ({:+.1f}%), {}\n", regime.case_label,
+               regime.ran.empty() ? "" : " ", regime.ran, format_bytes(regime.from_bytes), format_bytes(regime.to_bytes),
+               regime.sizes, regime.measured.latency_s * 1e6, regime.simulated.latency_s * 1e6,
+               relative_change(regime.measured.latency_s, regime.simulated.latency_s), busbw);
+    const bool advise = !calibrate.empty() && regime_needs_calibration(regime);
+    fmt::print("#     {}{}\n", regime_verdict(regime), advise ? ": calibration fits it (below)" : "");
   }
+  if (!calibrate.empty() && std::any_of(regimes.begin(), regimes.end(), regime_needs_calibration))
+    fmt::print("# calibrate with: {}\n", calibrate);
 }
 
 // A table per case, the two summaries and the verdict. Throws InputError (after the tables) when no
-// size is at or above --min-bytes, since there is then nothing to judge.
-void print_validation(const Validation& validation, const TraceInput& input, const ValidationOptions& options) {
+// size is at or above --min-bytes, since there is then nothing to judge. MODEL_GIVEN: a --model file (a
+// calibrated model, as a rule) was applied, so the regime lines advise no calibration.
+void print_validation(const Validation& validation, const Scenario& scenario, const TraceInput& input,
+                      const ValidationOptions& options, bool model_given) {
   for (const ComparedCase& compared : validation.cases) {
     fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
                input.trace.format);
@@ -115,7 +129,9 @@ void print_validation(const Validation& validation, const TraceInput& input, con
     print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
                   *validation.nccl_model_judged);
   }
-  print_regimes(validation.regimes);
+  print_regimes(validation.regimes, model_given ? std::string()
+                                                       : fmt::format("ringsim calibrate {} --measured {} -o MODEL.json",
+                                                                     scenario.file.string(), input.file));
   if (validation.judged.count == 0)
     throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
@@ -148,6 +164,8 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
                        {"from_bytes", regime.from_bytes},
                        {"to_bytes", regime.to_bytes},
                        {"sizes", regime.sizes},
+                       {"latency_bound", latency_bound(regime)},
+                       {"verdict", regime_verdict(regime)},
                        {"measured", {{"latency_s", regime.measured.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.measured, regime.ranks)}}},
                        {"simulated", {{"latency_s", regime.simulated.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.simulated, regime.ranks)}}}});
   nlohmann::json summary = {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}};
@@ -197,7 +215,7 @@ int validate_command(int argc, char** argv) {
   }
   const auto validation = validate_against_trace(scenario, platform, input.grouped, options);
   if (!validation) return 1;
-  print_validation(*validation, input, options);
+  print_validation(*validation, scenario, input, options, args.value("--model").has_value());
   if (auto json = args.value("--json")) write_file_atomically(*json, validation_json(*validation, scenario, input, options).dump(2) + "\n");
   return validation->pass ? 0 : 1;
 }

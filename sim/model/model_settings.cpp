@@ -87,6 +87,7 @@ Topology ModelSettings::shape(Topology topology) const {
   if (network == "NCCL") {
     topology = with_transport_payload_share(std::move(topology));
     topology = with_nvlink_payload_share(std::move(topology), effective_nccl().compute_capability);
+    topology = with_gpu_model_speeds(std::move(topology));
   }
   if (nic_bandwidth_Bps) topology = with_nic_bandwidth(std::move(topology), *nic_bandwidth_Bps);
   if (nic_latency_s) topology = with_nic_latency(std::move(topology), *nic_latency_s);

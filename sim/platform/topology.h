@@ -56,6 +56,10 @@ struct NodeSpec {
   // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
   bool gdr = true;
   double gpu_speed_flops = 0;
+  // The gpu_model's FP32 peak where the topology states no "gpu_speed" (else 0): NCCL reduces in GPU
+  // kernels, so the model made for NCCL charges its reductions at it (with_gpu_model_speeds); MPI's
+  // algorithms reduce in host memory on the CPU and keep gpu_speed_flops.
+  double model_gpu_speed_flops = 0;
   // "gpu_model": the GPUs' name as nvidia-smi prints it ("H100", "A100-SXM4-40GB"), or empty. Its
   // generation (NVIDIA compute capability, gpu_compute_capability) is NCCL's model's unless the
   // scenario names one: NVLink's payload per link, LL128, NVLS.
@@ -82,6 +86,9 @@ struct Topology {
   // the given bandwidth, or with room for every uplink when non-blocking).
   std::optional<LinkSpec> spine;
   bool spine_nonblocking = true;
+  // Every value a node group took from a default or from its "gpu_model" rather than from the file,
+  // as the table's header and the results JSON name it: "NVLink 450 GB/s per GPU (18 links): H100 SXM".
+  std::vector<std::string> assumed;
 };
 
 // Reads and validates a compact topology file; throws InputError naming the file and JSON path.
@@ -121,6 +128,9 @@ int nvlink_links(double port_bandwidth_Bps, int compute_capability);
 double nvlink_payload_share(int compute_capability);
 // The same topology with every NVLink port at that share (its links counted first, in nvlink_links).
 Topology with_nvlink_payload_share(Topology topology, int compute_capability);
+
+// The same topology with every node that has a model_gpu_speed_flops at that speed.
+Topology with_gpu_model_speeds(Topology topology);
 
 // The NIC GPU's traffic leaves the node through, and the NIC beside it (-1: none of its own).
 int nic_of_gpu(const NodeSpec& node, int gpu);

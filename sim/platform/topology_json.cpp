@@ -2,6 +2,7 @@
 #include "topology.h"
 
 #include "gpu_generation.h"
+#include "gpu_model_rates.h"
 
 #include "../common/input_error.h"
 #include "../common/json_input.h"
@@ -45,13 +46,14 @@ struct IntraSpec {
   IntraKind kind = IntraKind::pcie;
   bool ports = false;
   LinkSpec link;
+  bool bandwidth_given = false, latency_given = false;
 };
 
 // "intra": {"kind": "pcie" | "shm" | "nvlink", "fabric": "bus" | "ports", "bandwidth", "latency"};
 // the kind sets the defaults.
 IntraSpec read_intra(JsonObjectReader& node) {
   const nlohmann::json* value = node.optional_value("intra");
-  if (value == nullptr) return {IntraKind::pcie, false, kDefaultPcie};
+  if (value == nullptr) return {IntraKind::pcie, false, kDefaultPcie, false, false};
   JsonObjectReader intra(*value, node.file(), node.path_of("intra"));
   IntraKind kind = IntraKind::pcie;
   if (auto name = intra.optional_string("kind")) {
@@ -68,10 +70,11 @@ IntraSpec read_intra(JsonObjectReader& node) {
                                        "(each GPU its own split-duplex link), found \"{}\"", *fabric));
     ports = *fabric == "ports";
   }
-  LinkSpec spec{intra.optional_bandwidth("bandwidth").value_or(defaults.bandwidth_Bps),
-                intra.optional_latency("latency").value_or(defaults.latency_s)};
+  const std::optional<double> bandwidth = intra.optional_bandwidth("bandwidth");
+  const std::optional<double> latency = intra.optional_latency("latency");
   intra.finish();
-  return {kind, ports, spec};
+  return {kind, ports, {bandwidth.value_or(defaults.bandwidth_Bps), latency.value_or(defaults.latency_s)},
+          bandwidth.has_value(), latency.has_value()};
 }
 
 void check_name(JsonObjectReader& reader, std::string_view key, const std::string& name) {
@@ -185,6 +188,13 @@ Topology with_nvlink_payload_share(Topology topology, int compute_capability) {
   return topology;
 }
 
+Topology with_gpu_model_speeds(Topology topology) {
+  for (RackSpec& rack : topology.racks)
+    for (NodeSpec& node : rack.nodes)
+      if (node.model_gpu_speed_flops > 0) node.gpu_speed_flops = node.model_gpu_speed_flops;
+  return topology;
+}
+
 Topology with_transport_payload_share(Topology topology) {
   for (RackSpec& rack : topology.racks)
     for (NodeSpec& node : rack.nodes) node.nic.bandwidth_Bps *= transport_payload_share(node.nic_transport);
@@ -256,9 +266,67 @@ void read_pcie_switch(JsonObjectReader& group, NodeSpec& node) {
   fields.finish();
 }
 
+void assume(std::vector<std::string>& assumed, std::string value) {
+  if (std::find(assumed.begin(), assumed.end(), value) == assumed.end()) assumed.push_back(std::move(value));
+}
+
+std::string intra_kind_label(IntraKind kind) {
+  return kind == IntraKind::nvlink ? "NVLink" : kind == IntraKind::shm ? "shared memory" : "PCIe";
+}
+
+// "gpu_model" and "gpu_speed": the generation NCCL's model takes, and what the model implies where
+// the topology states nothing: the NVLink line rate per GPU and the speed of reductions. A stated
+// NVLink bandwidth other than the model's is kept, with a warning: one of the two is likely a typo.
+// True when the NVLink rate came from the model.
+bool read_gpu_model(JsonObjectReader& group, NodeSpec& node, const IntraSpec& intra, std::vector<std::string>& assumed) {
+  std::optional<GpuModelRates> rates;
+  if (auto model = group.optional_string("gpu_model")) {
+    const std::optional<int> capability = gpu_compute_capability(*model);
+    if (!capability)
+      group.fail("gpu_model", fmt::format("\"{}\" is no GPU generation ringsim knows; name it as nvidia-smi does, such as "
+                                          "\"V100\", \"A100\", \"H100\", \"B200\", \"RTX 2080 Ti\", \"L40S\"", *model));
+    node.gpu_model = *model;
+    node.gpu_compute_capability = *capability;
+    rates = gpu_model_rates(*model);
+  }
+  const bool model_nvlink = rates && rates->nvlink_links > 0;
+  if (intra.kind == IntraKind::nvlink && !intra.bandwidth_given && model_nvlink) {
+    node.intra.bandwidth_Bps = rates->nvlink_Bps();
+    assume(assumed, fmt::format("NVLink {:g} GB/s per GPU ({} links): {}", rates->nvlink_Bps() / 1e9, rates->nvlink_links, rates->label));
+  } else if (intra.kind == IntraKind::nvlink && model_nvlink && std::abs(intra.link.bandwidth_Bps / rates->nvlink_Bps() - 1) > 0.01) {
+    fmt::print(stderr, "ringsim: warning: {}: {}/bandwidth: {:g} GB/s per GPU, but an {} has {:g} GB/s ({} NVLink links); "
+                       "the stated value is used\n", group.file(), group.path_of("intra"), intra.link.bandwidth_Bps / 1e9,
+               rates->label, rates->nvlink_Bps() / 1e9, rates->nvlink_links);
+  }
+  const std::optional<double> speed = group.optional_speed("gpu_speed");
+  node.gpu_speed_flops = speed.value_or(kDefaultGpuSpeed);
+  if (!speed && rates && rates->fp32_flops > 0) {
+    node.model_gpu_speed_flops = rates->fp32_flops;
+    assume(assumed, fmt::format("GPU speed {:g} Tflop/s for NCCL's kernels: {}", rates->fp32_flops / 1e12, rates->label));
+    assume(assumed, fmt::format("{:g} Tflop/s for MPI's reductions in host memory: default", kDefaultGpuSpeed / 1e12));
+  } else if (!speed) {
+    assume(assumed, fmt::format("GPU speed {:g} Tflop/s: default", kDefaultGpuSpeed / 1e12));
+  }
+  return intra.kind == IntraKind::nvlink && !intra.bandwidth_given && model_nvlink;
+}
+
+// Every other link value of a node group that came from a default, as the table's header names it.
+void note_link_defaults(JsonObjectReader& group, const NodeSpec& node, const IntraSpec& intra, bool nvlink_from_model,
+                        std::vector<std::string>& assumed) {
+  const nlohmann::json* nic = group.optional_value("nic");
+  const auto given = [&](const char* key) { return nic != nullptr && nic->is_object() && nic->contains(key); };
+  if (!given("bandwidth")) assume(assumed, fmt::format("NIC {:g} Gbit/s: default", node.nic.bandwidth_Bps * 8 / 1e9));
+  if (!given("latency")) assume(assumed, fmt::format("NIC latency {:g} us: default", node.nic.latency_s * 1e6));
+  if (!group.optional_value("nic_transport")) assume(assumed, "NIC transport tcp: default");
+  const std::string kind = intra_kind_label(intra.kind);
+  if (!intra.bandwidth_given && !nvlink_from_model)
+    assume(assumed, fmt::format("{} {:g} GB/s {}: default", kind, node.intra.bandwidth_Bps / 1e9, node.intra_ports ? "per GPU" : "per node"));
+  if (!intra.latency_given) assume(assumed, fmt::format("{} latency {:g} us: default", kind, node.intra.latency_s * 1e6));
+}
+
 // One entry of a rack's "nodes": a node group, expanded into RACK's nodes ("count": 3 gives
 // NAME0..NAME2). NAMES holds every node and rack name so far, which must stay unique.
-void read_node_group(JsonObjectReader& group, std::set<std::string>& names, RackSpec& rack) {
+void read_node_group(JsonObjectReader& group, std::set<std::string>& names, RackSpec& rack, std::vector<std::string>& assumed) {
   const std::string base = group.required_string("name");
   check_name(group, "name", base);
   const auto count = group.optional_int("count", 1, kMaxCount);
@@ -293,15 +361,8 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   if (gdr == false && node.intra_kind == IntraKind::nvlink)
     group.fail("gdr", "staging through host memory crosses a GPU's PCIe link, which an nvlink node does not describe; "
                       "use \"gdr\": true, or describe the node as \"kind\": \"pcie\"");
-  node.gpu_speed_flops = group.optional_speed("gpu_speed").value_or(kDefaultGpuSpeed);
-  if (auto model = group.optional_string("gpu_model")) {
-    const std::optional<int> capability = gpu_compute_capability(*model);
-    if (!capability)
-      group.fail("gpu_model", fmt::format("\"{}\" is no GPU generation ringsim knows; name it as nvidia-smi does, such as "
-                                          "\"V100\", \"A100\", \"H100\", \"B200\", \"RTX 2080 Ti\", \"L40S\"", *model));
-    node.gpu_model = *model;
-    node.gpu_compute_capability = *capability;
-  }
+  const bool nvlink_from_model = read_gpu_model(group, node, intra, assumed);
+  note_link_defaults(group, node, intra, nvlink_from_model, assumed);
   group.finish();
   // "count": 3 expands "node" to node0..node2; without count the name is used as written.
   for (std::int64_t i = 0; i < count.value_or(1); ++i) {
@@ -329,7 +390,8 @@ void read_uplink(JsonObjectReader& rack_reader, std::size_t racks, RackSpec& rac
 }
 
 // Rack R of RACKS: its name, switch, node groups and uplink.
-RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t racks, std::set<std::string>& names) {
+RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t racks, std::set<std::string>& names,
+                   std::vector<std::string>& assumed) {
   RackSpec rack;
   rack.name = rack_reader.optional_string("name").value_or(fmt::format("rack{}", r));
   check_name(rack_reader, "name", rack.name);
@@ -339,7 +401,7 @@ RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t rac
   if (!nodes.is_array() || nodes.empty()) rack_reader.fail("nodes", "expected a non-empty array of node groups");
   for (std::size_t g = 0; g < nodes.size(); ++g) {
     JsonObjectReader group(nodes[g], rack_reader.file(), rack_reader.path_of("nodes", g));
-    read_node_group(group, names, rack);
+    read_node_group(group, names, rack, assumed);
   }
   read_uplink(rack_reader, racks, rack);
   rack_reader.finish();
@@ -371,7 +433,7 @@ Topology load_topology(const std::filesystem::path& file) {
   std::set<std::string> names;
   for (std::size_t r = 0; r < racks.size(); ++r) {
     JsonObjectReader rack_reader(racks[r], name_of_file, top.path_of("racks", r));
-    topology.racks.push_back(read_rack(rack_reader, r, racks.size(), names));
+    topology.racks.push_back(read_rack(rack_reader, r, racks.size(), names, topology.assumed));
   }
   size_nonblocking_switches(topology);
   return topology;

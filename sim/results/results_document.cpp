@@ -141,6 +141,7 @@ nlohmann::json ResultsDocument::to_json() const {
   // Absent from files of results not simulated from a scenario (merged sweeps, measurements).
   if (!question.empty()) json["question"] = question;
   if (!topology.empty()) json["topology"] = topology;
+  if (!assumed.empty()) json["assumed"] = assumed;
   return json;
 }
 
@@ -172,6 +173,8 @@ ResultsDocument ResultsDocument::parse_part(const nlohmann::json& json, const st
     for (const JsonValue& topology : topologies->array()) document.topologies.push_back(topology.string());
   if (const auto findings = present(envelope, "findings"))
     for (const JsonValue& finding : findings->array()) document.findings.push_back(finding.string());
+  if (const auto assumed = present(envelope, "assumed"))
+    for (const JsonValue& value : assumed->array()) document.assumed.push_back(value.string());
   if (const auto rows = envelope.optional("results"))
     for (const JsonValue& row : rows->array()) document.rows.push_back(read_row(row));
   return document;

@@ -71,6 +71,8 @@ struct ResultsDocument {
   nlohmann::json source;           // measured: where and how (hosts, MPI, commands); else null
   std::vector<ResultRow> rows;     // "results"
   std::vector<std::string> findings;
+  // Values of the topology that came from a default or a GPU model, not from its file (Topology::assumed).
+  std::vector<std::string> assumed;
 
   bool operator==(const ResultsDocument&) const = default;
 

@@ -24,6 +24,19 @@ std::vector<std::string> parse_selection(const std::string& option, const std::s
   return labels;
 }
 
+namespace {
+
+// One rank: NCCL's allreduce is then a copy inside one GPU's memory, which no algorithm of ringsim
+// runs (a one-rank case sends nothing and would report a time of almost nothing).
+void refuse_one_rank(const PlacementSpec& placement, const std::string& trace_file, const GroupedTrace& grouped) {
+  if (placement.total_ranks() != 1) return;
+  throw InputError(fmt::format("{}{}: a run of one rank ({}): its allreduce is a local copy inside one GPU, which ringsim "
+                               "does not simulate; validate runs of 2 ranks or more", trace_file,
+                               grouped.from_header ? fmt::format(":{}", grouped.from_header->line) : "", placement.label()));
+}
+
+}  // namespace
+
 GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, const std::string& trace_file,
                          const std::optional<int>& ranks_filter, const std::vector<std::string>& select) {
   std::map<std::pair<std::string, std::string>, std::map<std::uint64_t, std::vector<double>>> times;
@@ -77,6 +90,7 @@ GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, c
         throw InputError(fmt::format("{}: placement \"{}\" order \"{}\" is not one ringsim knows", trace_file, key.first, key.second));
       measured.placement = {*counts, *order};
     }
+    refuse_one_rank(measured.placement, trace_file, grouped);
     for (const auto& [bytes, samples] : by_bytes) measured.median_time_s[bytes] = median(samples);
     grouped.cases.push_back(std::move(measured));
   }

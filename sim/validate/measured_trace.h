@@ -53,6 +53,9 @@ struct MeasuredTrace {
   // the log holds 6 runs: ...)"; empty when the file is one run.
   std::string section;
   std::vector<MeasuredPoint> points;
+  // ringsim results: the topology file they were simulated on, as a path from the current directory;
+  // empty when the file does not say (measurements, merged sweeps) or for other formats.
+  std::string topology;
 
   // "nccl-tests: 12 points, 8 B to 128 MiB, 8 ranks on 3 hosts, NCCL 2.18.3; time = out-of-place time"
   std::string summary() const;

@@ -247,12 +247,12 @@ TEST_CASE("flagship topology: nccl_ring takes as long in cyclic as in block orde
 
 namespace {
 
-// NODES nodes of GPUS GPUs on NVSwitch (300 GB/s ports), NICS 400 Gb/s InfiniBand NICs each; AFFINITY:
-// the node group's "nic_affinity" entry, or empty.
+// NODES nodes of GPUS H100 SXM on NVSwitch (the model's 450 GB/s ports), NICS 400 Gb/s InfiniBand NICs
+// each; AFFINITY: the node group's "nic_affinity" entry, or empty.
 std::string rail_topology(int nodes, int gpus, int nics, const std::string& affinity) {
   return R"({"name": "rails", "racks": [{"name": "pod", "switch": {"latency": "0.5us"}, "nodes": [{"name": "node", "count": )" +
          std::to_string(nodes) + R"(, "gpus": )" + std::to_string(gpus) + R"(, "nics": )" + std::to_string(nics) +
-         R"(, "nic_transport": "ib", )" + (affinity.empty() ? "" : R"("nic_affinity": )" + affinity + ", ") +
+         R"(, "gpu_model": "H100 SXM", "nic_transport": "ib", )" + (affinity.empty() ? "" : R"("nic_affinity": )" + affinity + ", ") +
          R"("nic": {"bandwidth": "400Gbps", "latency": "1us"}, "intra": {"kind": "nvlink"}}]}]})";
 }
 
@@ -262,19 +262,20 @@ double busbw_of(const nlohmann::json& results, int ranks) {
 
 }  // namespace
 
-TEST_CASE("rails: a NIC per GPU gives busbw 1 : 2 : 4 : >= 6 at 1, 2, 4, 8 GPUs per node, each NCCL's bus bandwidth") {
+TEST_CASE("rails: a NIC per GPU gives busbw 1 : 2 : 4 : 8 at 1, 2, 4, 8 H100 per node, each NCCL's bus bandwidth") {
   TempDir dir;
   const auto topology = dir.write("rails.json", rail_topology(10, 8, 8, ""));
   const std::string placements = R"(["1x10", "2x10", "4x10", "8x10"])";
   const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_ring"])", R"(["1GiB"])",
                                                   R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})", 0));
   const double one = busbw_of(results, 10);
-  // k ranks beside k NICs of 50 GB/s; at 8 the NVLink ports bind: each carries 14 of 16 channels' hops.
+  // k ranks beside k NICs of 50 GB/s. At 8 H100's 450 GB/s NVLink ports, each carrying 14 of 16
+  // channels' hops (514 GB/s of busbw), leave the NICs to bind: 8 x 50. (A100's 300 GB/s ports bound at 343.)
   CHECK(one == doctest::Approx(50).epsilon(0.02));
   CHECK(busbw_of(results, 20) == doctest::Approx(100).epsilon(0.02));
   CHECK(busbw_of(results, 40) == doctest::Approx(200).epsilon(0.02));
-  CHECK(busbw_of(results, 80) == doctest::Approx(300.0 * 16 / 14).epsilon(0.02));
-  CHECK(busbw_of(results, 80) >= 6 * one);
+  CHECK(busbw_of(results, 80) == doctest::Approx(400).epsilon(0.02));
+  CHECK(busbw_of(results, 80) >= 7.8 * one);
 }
 
 TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per GPU at the same ranks per node") {
@@ -302,6 +303,25 @@ TEST_CASE("rails: nccl_tree's channels leave a node through its NICs in turn, as
   const double one_nic = row_for(b, "nccl_tree", 16).at("busbw_GBps").get<double>();
   CHECK(one_nic == doctest::Approx(46.875).epsilon(0.05));
   CHECK(row_for(a, "nccl_tree", 16).at("busbw_GBps").get<double>() >= 3.3 * one_nic);
+}
+
+TEST_CASE("a topology naming only its GPU model, NICs and NIC rate runs at that model's NVLink rate, named in the header and the JSON") {
+  // 4 nodes of 8 H100 SXM: 18 NVLink links of 25 GB/s each way, 450 GB/s per GPU (A100's 300 was the
+  // silent default before). One node under the model made for NCCL: each port carries 18 x 20.6 =
+  // 370.8 GB/s, so the ring's busbw is 370.8 (with 300 GB/s: 12 links, 247).
+  TempDir dir;
+  const auto topology = dir.write("h100.json", R"({"name": "h100", "racks": [{"nodes": [{"name": "node", "count": 4, "gpus": 8,
+      "gpu_model": "H100 SXM", "nics": 8, "nic": {"bandwidth": "400Gbps"}, "intra": {"kind": "nvlink"}}]}]})");
+  const auto results = run_scenario(dir, scenario(topology.string(), R"(["8"])", R"(["nccl_ring"])", R"(["1GiB"])",
+                                                  R"({"nccl": {"version": "2.29"}})", 0));
+  CHECK(busbw_of(results, 8) == doctest::Approx(370.8).epsilon(0.02));
+  const std::vector<std::string> assumed = results.at("assumed");
+  CHECK(std::count(assumed.begin(), assumed.end(), "NVLink 450 GB/s per GPU (18 links): H100 SXM") == 1);
+  CHECK(std::count(assumed.begin(), assumed.end(), "GPU speed 67 Tflop/s for NCCL's kernels: H100 SXM") == 1);
+  CHECK(std::count(assumed.begin(), assumed.end(), "NIC latency 1 us: default") == 1);
+  const std::string table = read_text(dir.path() / "table.txt");
+  CHECK_MESSAGE(table.find("# Assumed (not stated by the topology): ") != std::string::npos, table);
+  CHECK(table.find("NVLink 450 GB/s per GPU (18 links): H100 SXM") != std::string::npos);
 }
 
 TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's payload, 240 of A100's 300 GB/s") {
@@ -661,4 +681,16 @@ TEST_CASE("ideal model: nccl_tree at 64 MiB lies between NCCL's tree mechanics a
   }
   // Two nodes: each tree's root is the other's leaf, so every NIC carries S each way, not 2 S.
   CHECK(row_for(results, "nccl_tree", 2).at("time_s").get<double>() == doctest::Approx(bytes / nic).epsilon(0.02));
+}
+
+TEST_CASE("a topology whose GPU model contradicts its stated NVLink bandwidth gets a one-line warning, and the stated value") {
+  TempDir dir;
+  const auto topology = dir.write("odd.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 8, "gpu_model": "H100 SXM",
+      "intra": {"kind": "nvlink", "bandwidth": "300GBps"}}]}]})");
+  const auto run = run_ringsim("platform " + topology.string() + " -o " + (dir.path() / "p.xml").string(), dir.path());
+  CHECK(run.exit_code == 0);
+  CHECK(run.err == "ringsim: warning: " + topology.string() +
+                       ": /racks/0/nodes/0/intra/bandwidth: 300 GB/s per GPU, but an H100 SXM has 450 GB/s (18 NVLink links); "
+                       "the stated value is used\n");
+  CHECK(read_text(dir.path() / "p.xml").find("bandwidth=\"300000000000") != std::string::npos);
 }

@@ -452,3 +452,23 @@ TEST_CASE("nccl calibrated from 256 MiB on the public two-node p4d EFA run is wi
   CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.05);
   CHECK(prediction.report.at("summary").at("all").at("median_abs_error").get<double>() <= 0.22);
 }
+
+TEST_CASE("validate against ringsim results takes the file's placements when the scenario lists none, on the same topology") {
+  // Results of 2-2 cyclic on pair.json, validated by a scenario on the same topology without
+  // placements: the simulation reruns exactly that case, so every error is 0.
+  TempDir dir;
+  const std::string topology = kRoot + "/tests/cli/pair.json";
+  const auto made = dir.write("made.json", R"({"name": "made", "topology": ")" + topology +
+                                               R"(", "placements": [{"ranks": "2-2", "order": "cyclic"}], "sizes": ["1MiB"], "iterations": 1, "warmup": 0})");
+  const auto results = dir.path() / "results.json";
+  REQUIRE(run_ringsim("run " + made.string() + " --quiet --json " + results.string(), dir.path()).exit_code == 0);
+  const auto open = dir.write("open.json", R"({"name": "open", "topology": ")" + topology + R"(", "sizes": ["1MiB"], "iterations": 1, "warmup": 0})");
+  const auto report = dir.path() / "v.json";
+  const auto run = run_ringsim("validate " + open.string() + " --measured " + results.string() + " --quiet --json " + report.string(), dir.path());
+  CHECK_MESSAGE(run.exit_code == 0, (run.out + run.err));
+  const auto validation = read_json(report);
+  REQUIRE(validation.at("sizes").size() == 1);
+  CHECK(validation.at("sizes").at(0).at("placement") == "2-2");
+  CHECK(validation.at("sizes").at(0).at("order") == "cyclic");
+  CHECK(std::abs(validation.at("sizes").at(0).at("error").get<double>()) < 1e-9);
+}

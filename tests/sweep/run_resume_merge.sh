@@ -51,11 +51,12 @@ test -s "$work/report.html" || fail "ringsim report wrote nothing"
 "$ringsim" sweep merge "$work/b" -o "$work/b.json"
 cmp "$work/a.json" "$work/b.json" || fail "3 shards and 1 shard merge differently"
 
-# The same rows, model and name as `ringsim run --json` (which adds its findings, question and topology).
+# The same rows, model and name as `ringsim run --json` (which adds its findings, question, topology and
+# the topology's assumed values).
 python3 - "$work/run.json" "$work/a.json" <<'PY' || fail "merged results differ from ringsim run --json"
 import json, sys
 run, merged = (json.load(open(f)) for f in sys.argv[1:])
-for key in ("findings", "question", "topology"):
+for key in ("findings", "question", "topology", "assumed"):
     run.pop(key, None)
 assert len(merged["results"]) == 36, len(merged["results"])
 assert json.dumps(run, indent=2) == json.dumps(merged, indent=2)

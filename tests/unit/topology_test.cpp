@@ -3,7 +3,10 @@
 #include "../../sim/platform/platform_xml.h"
 #include "temp_files.h"
 
+#include <algorithm>
 #include <doctest/doctest.h>
+#include <tuple>
+#include <vector>
 
 using namespace ringsim;
 using ringsim::testing::TempDir;
@@ -212,4 +215,36 @@ TEST_CASE("without GPUDirect RDMA NCCL's network transfers cross the GPU's way t
       dir.write("bus.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "pcie_switch": {"gpus": 2}}]}]})");
   CHECK(RINGSIM_ERROR_OF(load_topology(bus_switch)).find("/racks/0/nodes/0/pcie_switch: a PCIe switch shared by GPUs needs") !=
         std::string::npos);
+}
+
+TEST_CASE("a GPU model implies its NVLink rate and reduction speed where the topology states none, and says so") {
+  TempDir dir;
+  const auto node = [&](const std::string& model, const std::string& intra) {
+    return load_topology(dir.write("t.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 8, "gpu_model": ")" + model +
+                                                 R"(", "intra": )" + intra + "}]}]}"));
+  };
+  // NVIDIA's per-direction rates: links x 25 GB/s (NVLink 2-4), x 50 (NVLink 5); FP32 peaks.
+  const std::vector<std::tuple<std::string, double, double, std::string>> models{
+      {"H100 SXM", 450e9, 67e12, "NVLink 450 GB/s per GPU (18 links): H100 SXM"},
+      {"NVIDIA H100 80GB HBM3", 450e9, 67e12, "NVLink 450 GB/s per GPU (18 links): H100 SXM"},
+      {"A100-SXM4-40GB", 300e9, 19.5e12, "NVLink 300 GB/s per GPU (12 links): A100 SXM"},
+      {"Tesla V100-SXM2-32GB", 150e9, 15.7e12, "NVLink 150 GB/s per GPU (6 links): V100 SXM2"},
+      {"NVIDIA B200", 900e9, 80e12, "NVLink 900 GB/s per GPU (18 links): B200"}};
+  for (const auto& [model, nvlink, speed, named] : models) {
+    CAPTURE(model);
+    const Topology topology = node(model, R"({"kind": "nvlink"})");
+    CHECK(topology.racks[0].nodes[0].intra.bandwidth_Bps == doctest::Approx(nvlink));
+    // NCCL's kernels reduce at the model's speed (under the model made for NCCL); MPI's algorithms
+    // reduce in host memory and keep the default.
+    CHECK(topology.racks[0].nodes[0].gpu_speed_flops == doctest::Approx(1e12));
+    CHECK(with_gpu_model_speeds(topology).racks[0].nodes[0].gpu_speed_flops == doctest::Approx(speed));
+    CHECK(std::count(topology.assumed.begin(), topology.assumed.end(), named) == 1);
+  }
+  // A stated value wins and is not listed; a model without known rates leaves the defaults, named as such.
+  const Topology stated = node("H100 SXM", R"({"kind": "nvlink", "bandwidth": "450GBps", "latency": "1us"})");
+  CHECK(std::none_of(stated.assumed.begin(), stated.assumed.end(), [](const std::string& a) { return a.starts_with("NVLink"); }));
+  const Topology unknown = node("L4", R"({"kind": "nvlink"})");
+  CHECK(unknown.racks[0].nodes[0].intra.bandwidth_Bps == doctest::Approx(300e9));
+  CHECK(std::count(unknown.assumed.begin(), unknown.assumed.end(), "NVLink 300 GB/s per GPU: default") == 1);
+  CHECK(std::count(unknown.assumed.begin(), unknown.assumed.end(), "GPU speed 1 Tflop/s: default") == 1);
 }

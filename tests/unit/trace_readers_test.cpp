@@ -1,4 +1,5 @@
 #include "../../sim/common/input_error.h"
+#include "../../sim/validate/measured_cases.h"
 #include "../../sim/validate/run_placement.h"
 #include "../../sim/validate/trace_readers.h"
 #include "temp_files.h"
@@ -256,7 +257,7 @@ TEST_CASE("a bad nccl-tests header is one error naming the file and line") {
                bad + ":6: NCCL reports nranks 4 but the header lists 2 ranks (lines 4 to 5)");
 }
 
-TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, or the one --collective names") {
+TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, and --collective of another collective is refused") {
   TempDir dir;
   std::string gather = output_with({"0 a 0", "1 b 0"});
   gather.replace(gather.find("float     sum"), 13, "float    none");
@@ -267,8 +268,10 @@ TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, or
   CHECK(trace.ranks == 2);
   CHECK(trace.points.size() == 1);
   CHECK(trace.section == "all_reduce_perf (lines 10 to 16; the log holds 2 runs: all_gather_perf, all_reduce_perf)");
-  const auto gathered = read_trace(suite, std::nullopt, std::string("all_gather"));
-  CHECK(gathered.points.front().line == 8);
+  // Only allreduce is simulated: another collective's run is refused, not compared with an allreduce.
+  CHECK(RINGSIM_ERROR_OF(read_trace(suite, std::nullopt, std::string("all_gather"))) ==
+        suite.string() + ": --collective all_gather: ringsim simulates all_reduce only; it cannot compare a run of another collective");
+  CHECK(read_trace(suite, std::nullopt, std::string("all_reduce_perf_mpi")).points.front().line == 16);
   // Not named: the command line before each run names it, else the columns tell an allreduce.
   const auto commands = dir.write("commands.txt", "$ mpirun -np 2 ./build/all_gather_perf -b 1M\n" + gather +
                                                       "$ mpirun -np 2 ./build/all_reduce_perf -b 1M\n" + reduce);
@@ -279,9 +282,10 @@ TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, or
   dir.write("twice.txt", reduce + reduce);
   CHECK(RINGSIM_ERROR_OF(read_trace(file, std::nullopt)) ==
         file + ":1: 2 runs of all_reduce_perf in this log (lines 1, 8): keep the one to validate in its own file");
-  CHECK(RINGSIM_ERROR_OF(read_trace(suite, std::nullopt, std::string("broadcast_perf"))).find(
-            ":2: none of the 2 runs in this log is broadcast_perf (all_gather_perf at line 2, all_reduce_perf at line 10)") !=
-        std::string::npos);
+  const auto gather_only = dir.write("gather.txt", "# Collective test starting: all_gather_perf\n" + gather);
+  CHECK(RINGSIM_ERROR_OF(read_trace(gather_only, std::nullopt)) ==
+        gather_only.string() + ":2: this log is a run of all_gather_perf, not of all_reduce_perf: ringsim simulates all_reduce "
+                               "only, so it cannot compare it");
 }
 
 TEST_CASE("a result row cut by NCCL log lines printed in its middle is joined again") {
@@ -355,4 +359,29 @@ TEST_CASE("NCCL's settings forced by the environment are read, as NCCL spells th
   const auto list = read_trace(dir.write("list.txt", "NCCL_PROTO=^LL128 ./all_reduce_perf\n" + output_with({"0 a 0", "1 b 0"})),
                                std::nullopt);
   CHECK_FALSE(list.run->nccl->protocol);  // a list of protocols is not one protocol
+}
+
+TEST_CASE("a launcher tag flushed into a host name (node-[1,0]<stdout>:00000C) still gives the run's placement") {
+  // Two ranks' output interleaved mid-line: mpirun --tag-output put the next chunk's tag inside the
+  // host name of Azure-style hosts (node-00000B, node-00000C).
+  TempDir dir;
+  std::string tagged;
+  std::istringstream lines(output_with({"0 node-00000B 0", "1 node-00000B 1", "2 node-00000C 0", "3 node-00000C 1"}));
+  for (std::string line; std::getline(lines, line);) tagged += "[1,0]<stdout>:" + line + "\n";
+  tagged.replace(tagged.find("node-00000C"), 11, "node-[1,0]<stdout>:00000C");
+  const auto trace = read_trace(dir.write("interleaved.txt", tagged), std::nullopt);
+  REQUIRE(trace.run);
+  CHECK(trace.run->hosts() == std::vector<std::string>{"node-00000B", "node-00000C"});
+  CHECK(placement_label(trace) == "2-2 block");
+}
+
+TEST_CASE("a one-GPU run (a local copy) is refused with one line, not simulated as a send of nothing") {
+  TempDir dir;
+  const std::string file = dir.write("one.txt", output_with({"0 a 0"})).string();
+  const auto trace = read_trace(file, std::nullopt);
+  Scenario scenario;
+  scenario.file = "s.json";
+  CHECK(RINGSIM_ERROR_OF(group_trace(trace, scenario, file, std::nullopt)) ==
+        file + ":4: a run of one rank (1 block): its allreduce is a local copy inside one GPU, which ringsim does not "
+               "simulate; validate runs of 2 ranks or more");
 }

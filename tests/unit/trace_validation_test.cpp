@@ -1,3 +1,4 @@
+#include "../../sim/validate/regime_verdict.h"
 #include "../../sim/validate/trace_validation.h"
 
 #include <cmath>
@@ -80,4 +81,21 @@ TEST_CASE("regimes follow what NCCL ran, and each says whether latency or bandwi
   CHECK(regimes[1].simulated.latency_s == doctest::Approx(100e-6));
   CHECK(regimes[1].simulated.bytes_per_s == doctest::Approx(regimes[1].measured.bytes_per_s));
   CHECK(split_by_regime(rows, 5).empty());  // no regime of five sizes
+}
+
+TEST_CASE("each regime's error in one sentence: a per-call latency the simulation misses, and the rate only where it is measured") {
+  // p4d-like Ring/Simple sizes, 1 MiB to 1 GiB: the run pays 2.6 ms per call where the simulation
+  // pays 40 us; rates 10 and 10.9 GB/s (+9%).
+  RegimeSplit bandwidth{"8-8 block", "Ring/Simple", 16, 1u << 20, 1u << 30, 11, {2.64e-3, 10e9}, {40e-6, 10.9e9}};
+  CHECK_FALSE(latency_bound(bandwidth));
+  CHECK(regime_verdict(bandwidth) == "each call pays 2.6 ms the simulation does not; the rate is within 9%");
+  CHECK(regime_needs_calibration(bandwidth));
+  // 8 B - 4 KiB: at 4 KiB the bytes take 0.4 us of a 30 us call, so the fitted rate (off by 10x) says nothing.
+  RegimeSplit latency{"8-8 block", "Tree/LL", 16, 8, 4096, 10, {30e-6, 10e9}, {29e-6, 100e9}};
+  CHECK(latency_bound(latency));
+  CHECK(regime_verdict(latency) == "the per-call latency matches (30 us measured, 29 us simulated); the rate is not measured at "
+                                   "these latency-bound sizes");
+  CHECK_FALSE(regime_needs_calibration(latency));
+  RegimeSplit slow{"4-4 block", "", 8, 1u << 20, 1u << 28, 9, {20e-6, 10e9}, {30e-6, 5e9}};
+  CHECK(regime_verdict(slow) == "the simulation charges each call 10 us the run does not pay; the simulated rate is 50% below the measured one");
 }

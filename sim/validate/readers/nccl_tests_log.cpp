@@ -87,6 +87,26 @@ bool is_bare_rank_line(std::string_view line) {
 
 }  // namespace
 
+std::string without_embedded_launcher_tags(std::string_view line) {
+  std::string kept;
+  kept.reserve(line.size());
+  for (std::size_t at = 0; at < line.size();) {
+    const std::size_t open = line.find('[', at);
+    if (open == std::string_view::npos) {
+      kept += line.substr(at);
+      break;
+    }
+    const std::size_t tag = launcher_prefix(line.substr(open));
+    // A tag glued inside a word ("node-[1,0]<stdout>:00000C"): the launcher flushed another line's
+    // prefix into this one; its trailing space, if any, belongs to the text.
+    const std::size_t length = tag > 0 && line[open + tag - 1] == ' ' ? tag - 1 : tag;
+    kept += line.substr(at, open - at);
+    if (length == 0) kept += '[';
+    at = open + (length == 0 ? 1 : length);
+  }
+  return kept;
+}
+
 std::string_view without_launcher_prefix(std::string_view line) {
   std::string_view rest = line.substr(launcher_prefix(line));
   if (const auto trimmed = trim_left(rest); trimmed.starts_with('#')) return trimmed;
@@ -108,12 +128,12 @@ std::size_t nccl_log_start(std::string_view line, const std::set<std::string, st
 
 NcclTestsLog clean_nccl_tests_log(std::string_view text) {
   const auto raw = split_lines(text);
-  std::vector<std::string_view> stripped;
+  std::vector<std::string> stripped;
   stripped.reserve(raw.size());
   std::set<std::string, std::less<>> hosts;
   for (const auto& [number, line] : raw) {
-    const std::string_view rest = without_launcher_prefix(line);
-    stripped.push_back(rest);
+    stripped.push_back(without_embedded_launcher_tags(without_launcher_prefix(line)));
+    const std::string_view rest = stripped.back();
     if (const auto token = log_token(rest); token && token->start == 0) hosts.emplace(rest.substr(0, token->colon));
   }
   NcclTestsLog log;

@@ -33,6 +33,10 @@ NcclTestsLog clean_nccl_tests_log(std::string_view text);
 // LINE without a launcher's prefix ("[1,0]<stdout>:", "3: ") and, before a '#', without indentation.
 std::string_view without_launcher_prefix(std::string_view line);
 
+// LINE without the launcher tags ("[1,0]<stdout>:") that a launcher flushed into its middle, as in
+// a host name "node-[1,0]<stdout>:00000C" for "node-00000C" when two ranks' output interleaved.
+std::string without_embedded_launcher_tags(std::string_view line);
+
 // Where an NCCL log line ("HOST:PID:TID [DEV] ... NCCL INFO|WARN ...") starts in LINE, or npos.
 // HOSTS: host names seen at the start of log lines, to split a log line glued onto a row's text.
 std::size_t nccl_log_start(std::string_view line, const std::set<std::string, std::less<>>& hosts);

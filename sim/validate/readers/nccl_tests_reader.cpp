@@ -6,6 +6,7 @@
 // error|#wrong ...); a row cut by NCCL log lines printed in its middle is joined again. Time =
 // out-of-place time. The header before the table says where each rank ran and which NCCL
 // (nccl_tests_header.h); NCCL's INFO lines say how it ran (nccl_info_lines.h).
+#include "../../common/input_error.h"
 #include "../text_table.h"
 #include "../trace_readers.h"
 #include "nccl_info_lines.h"
@@ -163,8 +164,8 @@ const Section& choose_section(const NcclTestsLog& log, const std::vector<Section
     const Section& only = sections.front();
     if (only.program.empty() || collective_key(only.program) == collective_key(wanted)) return only;
     throw_trace_error(file, log.lines[only.anchor].number,
-                      fmt::format("this log is a run of {}, not of {} (name the collective with --collective)", only.program,
-                                  wanted));
+                      fmt::format("this log is a run of {}, not of {}: ringsim simulates all_reduce only, so it cannot "
+                                  "compare it", only.program, wanted));
   }
   std::vector<const Section*> named, unnamed;
   for (const Section& section : sections) {
@@ -179,8 +180,8 @@ const Section& choose_section(const NcclTestsLog& log, const std::vector<Section
     listed.push_back(fmt::format("{} at line {}", program_label(section), log.lines[section.anchor].number));
   if (found.empty())
     throw_trace_error(file, log.lines[sections.front().anchor].number,
-                      fmt::format("none of the {} runs in this log is {} ({}); name one with --collective", sections.size(),
-                                  wanted, fmt::join(listed, ", ")));
+                      fmt::format("none of the {} runs in this log is {} ({}): ringsim simulates all_reduce only, so it "
+                                  "cannot compare them", sections.size(), wanted, fmt::join(listed, ", ")));
   std::vector<int> lines;
   for (const Section* section : found) lines.push_back(log.lines[section->anchor].number);
   throw_trace_error(file, lines.front(),
@@ -253,7 +254,21 @@ bool detect_nccl_tests(std::string_view text) {
   return false;
 }
 
+namespace {
+
+bool is_all_reduce(std::string_view collective) {
+  const auto slash = collective.find_last_of('/');
+  return collective_key(slash == std::string_view::npos ? collective : collective.substr(slash + 1)) == "allreduce";
+}
+
+}  // namespace
+
 MeasuredTrace read_nccl_tests_collective(std::string_view text, const std::string& file, const std::string& collective) {
+  // Only allreduce is simulated: another collective's times, or its busbw (counted with another
+  // factor), compared with an allreduce's would be a wrong answer, not an error.
+  if (!is_all_reduce(collective))
+    throw InputError(fmt::format("{}: --collective {}: ringsim simulates all_reduce only; it cannot compare a run of another "
+                                 "collective", file, collective));
   MeasuredTrace trace;
   trace.format = "nccl-tests";
   trace.time_meaning = "out-of-place time as nccl-tests reports it (average over its iterations)";

@@ -7,6 +7,7 @@
 #include "../../results/results_document.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,8 @@ MeasuredTrace read_ringsim_results(std::string_view text, const std::string& fil
     if (row.algorithm == "ring")  // the validator compares the ring
       trace.points.push_back({row.bytes, row.time_s, row.placement, row.order, row.ranks, 0});
   if (trace.points.empty()) throw_input_error(file, "/results", "no ring results");
+  if (!results.topology.empty())
+    trace.topology = (std::filesystem::path(file).parent_path() / results.topology).lexically_normal().string();
   return trace;
 }
 
