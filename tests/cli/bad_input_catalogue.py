@@ -57,6 +57,10 @@ CASES = [
      'ringsim: --json /dev/null/r.json: /dev/null is not a directory'),
     ('run: unknown option', ['run', '{bad}/scenario-8.json', '--frobnicate'], '',
      'ringsim run: unknown option --frobnicate (see ringsim run --help)'),
+    ('run: an engine named for a case whose timing model it cannot run (no fallback)',
+     ['run', '{bad}/engine-lacks-capability-scenario.json', '--json', '{out}/r.json'], '{out}/r.json',
+     'ringsim: {bad}/engine-lacks-capability-scenario.json: /model/engine: engine "s4u" cannot run nccl_ring on 4-4 block as '
+     'modelled: it has no delayed deliveries, which Simple\'s handshake per slice needs; name "maestro" or "auto"'),
     ('run: bad engine in model file', ['run', '{bad}/scenario-8.json', '--model', '{bad}/bad-engine-model.json', '--json', '{out}/r.json'], '{out}/r.json',
      'ringsim: {bad}/bad-engine-model.json: /engine: unknown engine "warp"; expected one of auto, smpi, s4u, maestro'),
     ('run: a model key holding a newline (fuzz finding: the error was two lines)',
