@@ -1,6 +1,7 @@
 #include "trace_nccl_settings.h"
 
 #include "../nccl/nccl_plan.h"
+#include "../results/case_results.h"
 #include "../nccl/tuning/nccl_nvls_costs.h"
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 
 #include "nccl_rails.h"
 #include "tuning/nccl_launch.h"
+#include "../rank/nccl_channel_rings.h"
 
 #include <algorithm>
 #include <atomic>

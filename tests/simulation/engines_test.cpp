@@ -159,11 +159,14 @@ TEST_CASE("NCCL model: nccl_ring, nccl_tree and nccl agree on every engine that 
     CAPTURE(c.topology);
     const std::string key = c.algorithm + " " + c.topology;
     if (!maestro.count(key)) {
-      const auto [ran, json, file] = run(c, "maestro");
-      REQUIRE_MESSAGE(ran.exit_code == 0, ran.err);
-      maestro[key] = read_json(json);
+      const auto reference = run(c, "maestro");
+      REQUIRE_MESSAGE(std::get<0>(reference).exit_code == 0, std::get<0>(reference).err);
+      maestro[key] = read_json(std::get<1>(reference));
     }
-    const auto [ran, json, file] = run(c, c.engine);
+    const auto outcome = run(c, c.engine);
+    const CommandResult& ran = std::get<0>(outcome);
+    const std::filesystem::path& json = std::get<1>(outcome);
+    const std::filesystem::path& file = std::get<2>(outcome);
     if (!c.accepted) {
       CHECK(ran.exit_code == 2);
       CHECK(ran.err.find(file.string() + ": /model/engine: engine \"" + c.engine + "\" cannot run " + c.algorithm) == 9);  // after "ringsim: "

@@ -74,14 +74,19 @@ void check_print(const std::string& name) {
   CHECK(facts.kind == fixture.at("kind").get<std::string>());
   const nlohmann::json expected = fixture.at("facts");
   const nlohmann::json actual = facts_json(facts);
-  for (const auto& [key, value] : expected.items()) {
+  // Plain loops over items (not structured bindings): doctest's CAPTURE and CHECK build lambdas, which
+  // may not capture a structured binding before C++20 as clang 14 reads it.
+  for (const auto& item : expected.items()) {
+    const std::string key = item.key();
     CAPTURE(key);
     REQUIRE(actual.contains(key));
-    CHECK(actual.at(key) == value);
+    CHECK(actual.at(key) == item.value());
   }
-  for (const auto& [key, value] : actual.items()) {
+  for (const auto& item : actual.items()) {
+    const std::string key = item.key();
+    const std::string value = item.value().dump();
     CAPTURE(key);
-    CHECK_MESSAGE(expected.contains(key), "the reader states a fact the fixture does not record: " << value.dump());
+    CHECK_MESSAGE(expected.contains(key), "the reader states a fact the fixture does not record: " << value);
   }
   const ImportedTopology imported = import_topology({facts}, ImportOptions{});
   const testing::TempDir dir;

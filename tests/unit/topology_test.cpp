@@ -230,7 +230,12 @@ TEST_CASE("a GPU model implies its NVLink rate and reduction speed where the top
       {"A100-SXM4-40GB", 300e9, 19.5e12, "NVLink 300 GB/s per GPU (12 links): A100 SXM"},
       {"Tesla V100-SXM2-32GB", 150e9, 15.7e12, "NVLink 150 GB/s per GPU (6 links): V100 SXM2"},
       {"NVIDIA B200", 900e9, 80e12, "NVLink 900 GB/s per GPU (18 links): B200"}};
-  for (const auto& [model, nvlink, speed, named] : models) {
+  for (const auto& row : models) {
+    // Named copies, not structured bindings: doctest's CAPTURE and CHECK capture them in lambdas,
+    // which clang 14 refuses for structured bindings.
+    const auto& model = std::get<0>(row);
+    const double nvlink = std::get<1>(row), speed = std::get<2>(row);
+    const auto& named = std::get<3>(row);
     CAPTURE(model);
     const Topology topology = node(model, R"({"kind": "nvlink"})");
     CHECK(topology.racks[0].nodes[0].intra.bandwidth_Bps == doctest::Approx(nvlink));
