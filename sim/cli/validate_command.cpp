@@ -9,7 +9,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trace_input.h"
-#include "trace_nccl_settings.h"
+#include "../validate/trace_learning.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,7 @@
-#include "trace_nccl_settings.h"
+#include "trace_learning.h"
+
+#include "../platform/gpu_generation.h"
+#include "../common/input_error.h"
 
 #include "../nccl/nccl_plan.h"
 #include "../results/case_results.h"
@@ -7,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <set>
 #include <vector>
 
 namespace ringsim {
@@ -220,6 +224,72 @@ void learn_trace_nccl_run(Scenario& scenario, const TraceInput& input, const Pla
   adopt_trace_net_latency(scenario, input);
   if (platform.topology) scenario.model.adopt_topology_gpus(*platform.topology);
   adopt_trace_nccl_settings(scenario, input, platform);
+}
+
+bool simulates_nccl(const Scenario& scenario) {
+  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); });
+}
+
+void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || run->library != "NCCL" || !run->library_version) return;
+  if (!simulates_nccl(scenario)) return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.version_given) return;
+  const auto version = parse_nccl_version(*run->library_version);
+  if (!version) {
+    fmt::print(stderr, "ringsim: note: the trace ran NCCL {}, older than the versions ringsim models (2.4 on); "
+                       "simulating {}\n", *run->library_version, nccl.version_text);
+    return;
+  }
+  if (!nccl_has_protocol(*version, nccl.protocol))
+    throw InputError(fmt::format("{}: the trace ran NCCL {}, which has no LL128, but the scenario forces it "
+                                 "(set the model's nccl.protocol to LL or Simple)", input.file, *run->library_version));
+  nccl.version_text = version->text();
+  nccl.version = *version;
+  scenario.model.nccl = nccl;
+  const auto simulated = std::find_if(scenario.algorithms.begin(), scenario.algorithms.end(),
+                                      [](const std::string& name) { return is_nccl_algorithm(name); });
+  fmt::print("# NCCL version from the trace's header: {} ({} runs {}'s channels and protocol choice; "
+             "set the model's nccl.version to override)\n", *run->library_version, *simulated, nccl.version_text);
+}
+
+void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || run->ranks.empty()) return;
+  if (!simulates_nccl(scenario)) return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.compute_capability_given) return;
+  std::set<std::string> names;
+  for (const MeasuredRank& rank : run->ranks)
+    if (!rank.gpu.empty()) names.insert(rank.gpu);
+  if (names.empty()) return;
+  std::set<int> generations;
+  for (const std::string& name : names) generations.insert(gpu_compute_capability(name).value_or(0));
+  if (generations.size() != 1 || *generations.begin() == 0) {
+    fmt::print(stderr, "ringsim: note: the trace's GPUs ({}) are not of one generation ringsim knows; NCCL's model runs as "
+                       "compute capability {} (set the model's nccl.compute_capability to override)\n",
+               fmt::join(names, ", "), nccl.compute_capability);
+    return;
+  }
+  nccl.compute_capability = *generations.begin();
+  nccl.compute_capability_given = true;  // the run's own GPUs: above a topology's gpu_model
+  scenario.model.nccl = nccl;
+  fmt::print("# GPUs from the trace's header: {} (NCCL's model as compute capability {}; set the model's "
+             "nccl.compute_capability to override)\n", *names.begin(), nccl.compute_capability);
+}
+
+void adopt_trace_net_latency(Scenario& scenario, const TraceInput& input) {
+  const auto& run = input.trace.run;
+  if (!run || !run->nccl || !run->nccl->net_latency_us) return;
+  if (!simulates_nccl(scenario)) return;
+  NcclSettings nccl = scenario.model.effective_nccl();
+  if (nccl.net_latency_given) return;
+  nccl.net_latency_s = *run->nccl->net_latency_us * 1e-6;
+  nccl.net_latency_given = true;
+  scenario.model.nccl = nccl;
+  fmt::print("# network plugin's latency from the trace (line {}): {} us, which NCCL's model adds to each network hop from "
+             "2.12 (set the model's nccl.net_latency to override)\n", run->nccl->net_latency_line, *run->nccl->net_latency_us);
 }
 
 }  // namespace ringsim

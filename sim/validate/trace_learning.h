@@ -6,9 +6,39 @@
 
 #include "../model/scenario.h"
 #include "../platform/cluster_layout.h"
-#include "trace_input.h"
+#include "measured_cases.h"
+#include "trace_readers.h"
 
 namespace ringsim {
+
+// A measured trace as `validate` and `calibrate` read it (sim/cli/trace_input.h): the file, the trace and
+// its cases grouped by placement.
+struct TraceInput {
+  std::string file;
+  MeasuredTrace trace;
+  GroupedTrace grouped;
+};
+
+// Whether SCENARIO runs one of NCCL's algorithms: only then do a trace's NCCL facts set its model.
+bool simulates_nccl(const Scenario& scenario);
+
+// "Learning the run": a scenario that simulates nccl_ring and names no NCCL version (neither it nor
+// a --model file) takes the version the trace's header printed, which sets NCCL's channel count and
+// protocol choice (docs/scenario-format.md); one stdout line says so. Throws InputError when the
+// trace's version is one the scenario's forced protocol does not exist in.
+void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input);
+
+// Likewise the GPUs an nccl-tests header names ("NVIDIA H100 80GB HBM3") set the model's
+// nccl.compute_capability when the scenario and --model name none: NCCL's model (NVLink's per-link
+// payload, LL128, its Volta and Hopper factors) depends on the generation. One stdout line says so; GPUs
+// of several or unknown generations leave it and say so on stderr.
+void adopt_trace_gpu_generation(Scenario& scenario, const TraceInput& input);
+
+// Likewise the latency a network plugin logs ("NET/OFI Internode latency set at 75.0 us") sets the model's
+// nccl.net_latency, which NCCL's model adds to its network hops from 2.12 (its algorithm and protocol
+// choice, its closed form); the simulated wire does not pay it. One stdout line says so.
+void adopt_trace_net_latency(Scenario& scenario, const TraceInput& input);
+
 
 // Before the version is taken (adopt_trace_nccl_version): NCCL_ALGO=Ring selects nccl_ring and
 // NCCL_ALGO=Tree nccl_tree for a scenario that names no algorithm; an nccl-tests run that forces none
