@@ -30,11 +30,9 @@ void add_cost_models(std::vector<CaseResult>& results, const Topology& topology,
     result.cost_model = cost_parameters(routes, topology, hosts);
     // NCCL's own time model, whatever the placement: its ring is node-contiguous by construction,
     // its trees chain each node. Also what ran: the algorithm and protocol (NCCL's pick for nccl,
-    // the protocol by size for nccl_ring and nccl_tree), which the launcher passed the rank. Read off
-    // the case's plan; a result planned without one (read back from a file) gets its plan here.
-    const std::optional<NcclPlan> made_here =
-        result.spec.nccl ? std::nullopt : plan_nccl_case(model, result.spec.placement, result.spec.algorithm);
-    if (const NcclPlan* plan = result.spec.nccl ? result.spec.nccl.get() : made_here ? &*made_here : nullptr) {
+    // the protocol by size for nccl_ring and nccl_tree), which the launcher passed the rank: read off
+    // the case's plan.
+    if (const auto plan = nccl_plan_of(result.spec, model)) {
       for (SizeResult& size : result.sizes) {
         if (!plan->nccl_case) continue;
         const NcclChoice choice = plan->choice_at(size.bytes);

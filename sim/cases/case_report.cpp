@@ -71,10 +71,7 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
-  // The case's NCCL plan, made where it was planned (simulated_case.h); a case planned without one
-  // (a measurement) gets its plan here.
-  const std::optional<NcclPlan> made_here = spec.nccl ? std::nullopt : plan_nccl_case(scenario.model, spec.placement, spec.algorithm);
-  if (const NcclPlan* plan = spec.nccl ? spec.nccl.get() : made_here ? &*made_here : nullptr)
+  if (const auto plan = nccl_plan_of(spec, scenario.model))
     for (std::string& arg : nccl_arguments(scenario, *plan)) args.push_back(std::move(arg));
   return args;
 }

@@ -21,6 +21,12 @@ SimulationCase planned_case(const PlacementSpec& placement, const std::string& a
   return planned;
 }
 
+std::shared_ptr<const NcclPlan> nccl_plan_of(const SimulationCase& spec, const ModelSettings& model) {
+  if (spec.nccl) return spec.nccl;
+  std::optional<NcclPlan> made = plan_nccl_case(model, spec.placement, spec.algorithm);
+  return made ? std::make_shared<const NcclPlan>(std::move(*made)) : nullptr;
+}
+
 std::string case_name(const SimulationCase& spec, CaseNaming naming) {
   const PlacementSpec& placement = spec.placement;
   const std::vector<int>& counts = placement.ranks_per_node;

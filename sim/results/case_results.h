@@ -39,6 +39,10 @@ struct SimulationCase {
 SimulationCase planned_case(const PlacementSpec& placement, const std::string& algorithm, const std::string& engine,
                             const ClusterLayout& layout);
 
+// SPEC's NCCL plan: the one made where it was planned, or for a case planned without one (a measurement,
+// a result read back) one made now under MODEL. Null unless SPEC runs one of NCCL's algorithms.
+std::shared_ptr<const NcclPlan> nccl_plan_of(const SimulationCase& spec, const ModelSettings& model);
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::vector<double> times_s;  // slowest rank's time per timed iteration
