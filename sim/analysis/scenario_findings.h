@@ -8,6 +8,7 @@
 #include "topology_graph.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct VariantRun {
   Scenario scenario;  // under the variant's model (variant_plan.h)
   std::shared_ptr<TopologyRoutes> routes;  // the platform under that model; null on SimGrid XML
   std::vector<CaseResult> results;
+  // The model NCCL's algorithms ran under when it is not SCENARIO's (VariantPlan::nccl_part).
+  std::optional<ModelSettings> nccl_model = std::nullopt;
 };
 
 // Sentences, one finding each, at the scenario's largest size. Bottlenecks are named where a run has

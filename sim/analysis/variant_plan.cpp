@@ -5,12 +5,44 @@
 #include "optimized_order.h"
 #include "platform_routes.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
 
+std::optional<ModelSettings> separate_nccl_model(const ModelSettings& model, const std::vector<std::string>& algorithms) {
+  const ModelSettings nccl_model = model.for_nccl_algorithms();
+  const auto nccl_count = std::count_if(algorithms.begin(), algorithms.end(), [](const std::string& a) { return is_nccl_algorithm(a); });
+  if (nccl_model.network == model.network || nccl_count == 0 || static_cast<std::size_t>(nccl_count) == algorithms.size())
+    return std::nullopt;
+  return nccl_model;
+}
+
+namespace {
+
+// SCENARIO's NCCL algorithms alone under their own model (separate_nccl_model), or nullopt.
+std::optional<Scenario> nccl_part_of(const Scenario& scenario) {
+  const auto nccl_model = separate_nccl_model(scenario.model, scenario.algorithms);
+  if (!nccl_model) return std::nullopt;
+  Scenario part = scenario;
+  part.algorithms.clear();
+  for (const std::string& algorithm : scenario.algorithms)
+    if (is_nccl_algorithm(algorithm)) part.algorithms.push_back(algorithm);
+  part.model = *nccl_model;
+  return part;
+}
+
+}  // namespace
+
+const VariantPlan& plan_for_algorithm(const VariantPlan& plan, std::string_view algorithm) {
+  return plan.nccl_part && is_nccl_algorithm(algorithm) ? *plan.nccl_part : plan;
+}
+
 VariantPlan plan_variant(const Scenario& scenario, const Platform& platform, const std::string& where) {
   VariantPlan plan;
+  // On SimGrid XML, used as written, the model made for NCCL cannot reshape the links: one model for all.
+  if (const auto part = platform.topology ? nccl_part_of(scenario) : std::nullopt)
+    plan.nccl_part = std::make_shared<const VariantPlan>(plan_variant(*part, platform, where));
   if (!platform.topology) {
     check_model_fits(platform, scenario.model, where);  // refuses a model that would reshape SimGrid XML
     plan.scenario = with_optimized_orders(scenario, platform);

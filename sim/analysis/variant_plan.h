@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringsim {
@@ -22,7 +23,18 @@ struct VariantPlan {
   std::optional<Topology> shaped;               // the topology as the model shapes its links
   std::shared_ptr<TopologyRoutes> routes;       // SHAPED under the model: order search, bottlenecks
   std::shared_ptr<TopologyRoutes> cost_routes;  // SHAPED without stack or background: cost models
+  // A scenario that runs NCCL's algorithms beside MPI ones and names no network: NCCL's run under the
+  // model made for NCCL (ModelSettings::for_nccl_algorithms), planned here as a scenario of their own
+  // (the same placements, NCCL's algorithms only). Null otherwise: every case runs under SCENARIO's model.
+  std::shared_ptr<const VariantPlan> nccl_part;
 };
+
+// The model NCCL's ALGORITHMS run under beside MODEL, when it is another: ALGORITHMS mix NCCL's with
+// others and MODEL names no network (ModelSettings::for_nccl_algorithms); else nullopt.
+std::optional<ModelSettings> separate_nccl_model(const ModelSettings& model, const std::vector<std::string>& algorithms);
+
+// The plan ALGORITHM's cases run under: PLAN's NCCL part for NCCL's algorithms when it has one, else PLAN.
+const VariantPlan& plan_for_algorithm(const VariantPlan& plan, std::string_view algorithm);
 
 // Plans SCENARIO alone (its variants ignored). Throws InputError "WHERE: model: ..." when the model
 // does not fit the platform.

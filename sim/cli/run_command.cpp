@@ -61,8 +61,9 @@ ResultsDocument run_document(const Scenario& scenario, const Platform& platform,
   document.question = scenario.question;
   document.topology = topology_from(json, scenario.topology);
   for (const VariantRun& variant : run.runs) {
-    if (variant.name.empty()) document.model = variant.scenario.model.to_json();
-    else document.variants.push_back({variant.name, variant.scenario.model.to_json()});
+    const nlohmann::json nccl_model = variant.nccl_model ? variant.nccl_model->to_json() : nlohmann::json();
+    if (variant.name.empty()) document.model = variant.scenario.model.to_json(), document.nccl_model = nccl_model;
+    else document.variants.push_back({variant.name, variant.scenario.model.to_json(), nccl_model});
     for (ResultRow& row : result_rows(variant.results, variant.name)) document.rows.push_back(std::move(row));
   }
   document.findings = run.findings;
@@ -77,6 +78,8 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
   for (const VariantRun& variant : run.runs) {
     std::string header = fmt::format("Scenario {} on {}; model {}", variant.scenario.name, scenario.topology.string(),
                                      variant.scenario.model.to_json().dump());
+    if (variant.nccl_model)
+      header += fmt::format("\n# NCCL's algorithms ran under the model made for NCCL: {}", variant.nccl_model->to_json().dump());
     if (platform.topology && !platform.topology->assumed.empty())
       header += fmt::format("\n# Assumed (not stated by the topology): {}", fmt::join(platform.topology->assumed, "; "));
     status = std::max(status, print_results(variant.scenario, platform.layout, header, variant.results));

@@ -15,12 +15,19 @@ constexpr std::array<std::string_view, 4> kEngines{"auto", "smpi", "s4u", "maest
 }  // namespace
 
 ModelSettings default_model_for(const std::vector<std::string>& algorithms) {
-  ModelSettings model;
   const bool nccl_only = !algorithms.empty() && std::all_of(algorithms.begin(), algorithms.end(), [](const std::string& name) {
     return name.starts_with("nccl");
   });
-  if (nccl_only) model.network = "NCCL", model.crosstraffic = false, model.factors = "none";
-  return model;
+  return nccl_only ? ModelSettings{}.for_nccl_algorithms() : ModelSettings{};
+}
+
+ModelSettings ModelSettings::for_nccl_algorithms() const {
+  if (network == "NCCL" || network_stated) return *this;
+  ModelSettings nccl_model = *this;
+  nccl_model.network = "NCCL";
+  if (!crosstraffic_stated) nccl_model.crosstraffic = false;
+  if (!factors_stated) nccl_model.factors = "none";
+  return nccl_model;
 }
 
 std::vector<std::string> ModelSettings::cfg_arguments() const {
@@ -115,12 +122,14 @@ void read_network_keys(JsonObjectReader& reader, ModelSettings& base) {
       reader.fail("network", fmt::format("unknown network model \"{}\"; expected one of {}", *network,
                                          fmt::join(kNetworkModels, ", ")));
     base.network = *network;
+    base.network_stated = true;
   }
-  if (auto crosstraffic = reader.optional_bool("crosstraffic")) base.crosstraffic = *crosstraffic;
+  if (auto crosstraffic = reader.optional_bool("crosstraffic")) base.crosstraffic = *crosstraffic, base.crosstraffic_stated = true;
   if (auto factors = reader.optional_string("factors")) {
     if (*factors != "default" && *factors != "none")
       reader.fail("factors", fmt::format("expected \"default\" or \"none\", found \"{}\"", *factors));
     base.factors = *factors;
+    base.factors_stated = true;
   }
   if (auto engine = reader.optional_string("engine")) {
     if (std::find(kEngines.begin(), kEngines.end(), *engine) == kEngines.end())

@@ -25,6 +25,8 @@ struct ModelSettings {
   std::string network = "SMPI";
   bool crosstraffic = true;      // network/crosstraffic: ACKs of a flow load the reverse direction
   std::string factors = "default";  // default: SMPI's bandwidth/latency factors; none: factors of 1
+  // Which of the three a "model" key or a --model file stated (for_nccl_algorithms keeps those).
+  bool network_stated = false, crosstraffic_stated = false, factors_stated = false;
   std::vector<std::pair<std::string, std::string>> simgrid;  // raw --cfg key/value, applied last
   // Multiplies the bandwidth of every link of a compact topology's platform (sharing included, unlike
   // SMPI's bw-factor, which only bounds each flow). `ringsim calibrate` sets it; 1 = as described.
@@ -80,6 +82,11 @@ struct ModelSettings {
   // the rank sleeps for simulated time at every message (nccl_ring's handshake), which SMPI's sleeps
   // make slow (over 10 minutes for one 32-rank fixture, 18 s on the maestro engine): auto takes maestro.
   std::string engine_for(int ranks, std::string_view algorithm, bool wakes_per_slice = false) const;
+
+  // The model NCCL's algorithms run under beside this one: the model made for NCCL (network NCCL, no
+  // cross-traffic, no SMPI factors) with every key that was stated; this model itself when it is
+  // NCCL's already or names its network (docs/scenario-format.md, "Model settings").
+  ModelSettings for_nccl_algorithms() const;
 
   std::vector<std::string> cfg_arguments() const;  // "--cfg=network/model:SMPI", ...
   nlohmann::json to_json() const;

@@ -134,7 +134,12 @@ nlohmann::json ResultsDocument::to_json() const {
   nlohmann::json json{{"kind", kind}, {"scenario", scenario}, {"results", nlohmann::json::array()}};
   for (const ResultRow& row : rows) json["results"].push_back(row_json(row));
   if (!model.is_null()) json["model"] = model;
-  for (const VariantModel& variant : variants) json["variants"].push_back({{"name", variant.name}, {"model", variant.model}});
+  if (!nccl_model.is_null()) json["nccl_model"] = nccl_model;
+  for (const VariantModel& variant : variants) {
+    nlohmann::json entry{{"name", variant.name}, {"model", variant.model}};
+    if (!variant.nccl_model.is_null()) entry["nccl_model"] = variant.nccl_model;
+    json["variants"].push_back(std::move(entry));
+  }
   if (!topologies.empty()) json["topologies"] = topologies;
   if (!source.is_null()) json["source"] = source;
   if (!findings.empty()) json["findings"] = findings;
@@ -162,12 +167,15 @@ ResultsDocument ResultsDocument::parse_part(const nlohmann::json& json, const st
   document.question = text("question", "");
   document.topology = text("topology", "");
   if (const nlohmann::json* model = envelope.optional_value("model")) document.model = *model;
+  if (const nlohmann::json* nccl_model = envelope.optional_value("nccl_model")) document.nccl_model = *nccl_model;
   if (const nlohmann::json* source = envelope.optional_value("source")) document.source = *source;
   if (const auto variants = envelope.optional("variants"))
     for (const JsonValue& value : variants->array()) {
       JsonObjectReader variant = value.object();
       const nlohmann::json* model = variant.optional_value("model");
-      document.variants.push_back({variant.required("name").string(), model != nullptr ? *model : nlohmann::json()});
+      const nlohmann::json* nccl_model = variant.optional_value("nccl_model");
+      document.variants.push_back({variant.required("name").string(), model != nullptr ? *model : nlohmann::json(),
+                                   nccl_model != nullptr ? *nccl_model : nlohmann::json()});
     }
   if (const auto topologies = present(envelope, "topologies"))
     for (const JsonValue& topology : topologies->array()) document.topologies.push_back(topology.string());

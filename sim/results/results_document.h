@@ -56,6 +56,7 @@ struct ResultRow {
 struct VariantModel {
   std::string name;
   nlohmann::json model;
+  nlohmann::json nccl_model = nullptr;  // the model NCCL's algorithms ran under when not MODEL; else null
 
   bool operator==(const VariantModel&) const = default;
 };
@@ -66,6 +67,9 @@ struct ResultsDocument {
   std::string question;            // the scenario's question ("" when absent)
   std::string topology;            // the topology file, relative to the results file ("" when absent)
   nlohmann::json model;            // a scenario without variants: its model settings; else null
+  // Beside MODEL: the model NCCL's algorithms ran under when the scenario also ran MPI ones under
+  // MODEL and named no network (docs/scenario-format.md); else null.
+  nlohmann::json nccl_model;
   std::vector<VariantModel> variants;  // a scenario with variants: each one's model
   std::vector<std::string> topologies;  // a sweep over several topologies: their files; else empty
   nlohmann::json source;           // measured: where and how (hosts, MPI, commands); else null

@@ -25,7 +25,9 @@ RunResults run_scenario(const Scenario& scenario, const Platform& platform, cons
       run.complete = false;
       return run;
     }
-    run.runs.push_back({plans[v].name, std::move(plans[v].scenario), std::move(plans[v].routes), std::move(*results)});
+    std::optional<ModelSettings> nccl_model;
+    if (plans[v].nccl_part) nccl_model = plans[v].nccl_part->scenario.model;
+    run.runs.push_back({plans[v].name, std::move(plans[v].scenario), std::move(plans[v].routes), std::move(*results), nccl_model});
   }
   run.findings = scenario_findings(scenario, run.runs);
   return run;

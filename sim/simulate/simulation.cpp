@@ -25,15 +25,19 @@ struct PreparedJobs {
   std::vector<std::filesystem::path> events_files;
 };
 
-PreparedJobs prepare_jobs(const Scenario& scenario, const std::filesystem::path& platform_file, const ClusterLayout& layout,
+// Every placement x algorithm of PLAN's scenario, in that order, each planned under the part of PLAN
+// its algorithm runs under (variant_plan.h) on that part's platform file.
+PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
                           const SmpiTools& tools, const WorkDirectory& work, bool record_events) {
   PreparedJobs prepared_jobs;
-  for (const auto& placement : scenario.placements)
+  const Scenario& scenario = plan.scenario;
+  for (std::size_t p = 0; p < scenario.placements.size(); ++p)
     for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec =
-          plan_simulated_case(scenario, placement, algorithm, layout);
+      const VariantPlan& part = plan_for_algorithm(plan, algorithm);
+      const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout);
       const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
-      const PreparedCase prepared = prepare_case(scenario, platform_file, spec, case_dir, tools, record_events);
+      const PreparedCase prepared =
+          prepare_case(part.scenario, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
       prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
       prepared_jobs.events_files.push_back(prepared.events);
     }
@@ -63,6 +67,32 @@ std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& 
   return file;
 }
 
+PlatformFiles platform_files_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir) {
+  PlatformFiles files{platform_file_of(plan, platform, dir), {}};
+  if (plan.nccl_part) {
+    std::filesystem::create_directories(dir / "nccl-model");
+    files.nccl_part = platform_file_of(*plan.nccl_part, platform, dir / "nccl-model");
+  }
+  return files;
+}
+
+const std::filesystem::path& PlatformFiles::of(const VariantPlan& plan, std::string_view algorithm) const {
+  return &plan_for_algorithm(plan, algorithm) == &plan ? scenario : nccl_part;
+}
+
+void add_cost_models_by_part(std::vector<CaseResult>& results, const VariantPlan& plan) {
+  if (!plan.shaped) return;
+  for (const VariantPlan* part : {&plan, plan.nccl_part.get()}) {
+    if (part == nullptr) continue;
+    std::vector<std::size_t> mine;
+    std::vector<CaseResult> cases;
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (&plan_for_algorithm(plan, results[i].spec.algorithm) == part) mine.push_back(i), cases.push_back(std::move(results[i]));
+    add_cost_models(cases, *part->shaped, *part->cost_routes, part->scenario.model);
+    for (std::size_t k = 0; k < mine.size(); ++k) results[mine[k]] = std::move(cases[k]);
+  }
+}
+
 PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                           const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,
                           bool record_events) {
@@ -79,16 +109,16 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
   check_simulated_sizes(scenario);
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
-  const std::filesystem::path platform_file = platform_file_of(plan, platform, work.path());
+  const PlatformFiles platform_files = platform_files_of(plan, platform, work.path());
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
   const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
-  const PreparedJobs prepared = prepare_jobs(scenario, platform_file, platform.layout, tools, work, record_events);
+  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work, record_events);
   if (!options.quiet)
     fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, prepared.jobs.size(),
                plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
                plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
   auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
-  if (results && plan.shaped) add_cost_models(*results, *plan.shaped, *plan.cost_routes, scenario.model);
+  if (results) add_cost_models_by_part(*results, plan);
   if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;
 }

@@ -37,6 +37,19 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
 // (compact topologies), or the SimGrid XML as written.
 std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);
 
+// The platform files of PLAN and of its NCCL part (variant_plan.h), which the model made for NCCL
+// shapes otherwise: DIR/platform-plan.json and DIR/nccl-model/platform-plan.json.
+struct PlatformFiles {
+  std::filesystem::path scenario;
+  std::filesystem::path nccl_part;  // empty without an NCCL part
+  // The file ALGORITHM's cases of PLAN load.
+  const std::filesystem::path& of(const VariantPlan& plan, std::string_view algorithm) const;
+};
+PlatformFiles platform_files_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);
+
+// The cost models and closed forms of RESULTS (cases of PLAN), each under the model its part ran.
+void add_cost_models_by_part(std::vector<CaseResult>& results, const VariantPlan& plan);
+
 // One case's files in CASE_DIR and its command, on the engine SPEC names (smpirun or the S4U engine).
 PreparedCase prepare_case(const Scenario& scenario, const std::filesystem::path& platform_file,
                           const SimulationCase& spec, const std::filesystem::path& case_dir, const SmpiTools& tools,

@@ -1,5 +1,6 @@
 #include "sweep_directory.h"
 
+#include "../analysis/variant_plan.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
 #include "../common/json_input.h"
@@ -60,8 +61,14 @@ std::string sweep_digest(const SweepSpec& spec, const ExpandedSweep& sweep) {
 ResultsDocument merged_document_header(const SweepSpec& spec) {
   ResultsDocument document;
   document.scenario = spec.name;
-  if (spec.variants.empty()) document.model = spec.model.to_json();
-  for (const ScenarioVariant& variant : spec.variants) document.variants.push_back({variant.name, variant.model.to_json()});
+  // As `ringsim run` names them, for compact topologies: the model NCCL's algorithms ran under beside MODEL.
+  auto nccl_model = [&](const ModelSettings& model) {
+    const auto separate = separate_nccl_model(model, spec.algorithms);
+    return separate ? separate->to_json() : nlohmann::json();
+  };
+  if (spec.variants.empty()) document.model = spec.model.to_json(), document.nccl_model = nccl_model(spec.model);
+  for (const ScenarioVariant& variant : spec.variants)
+    document.variants.push_back({variant.name, variant.model.to_json(), nccl_model(variant.model)});
   if (spec.topologies.size() > 1)
     for (const auto& topology : spec.topologies) document.topologies.push_back(topology.string());
   return document;

@@ -20,7 +20,7 @@ struct GroupRun {
   Scenario scenario;
   std::map<std::size_t, std::size_t> placement_of;  // the group's placement index -> index in scenario
   std::optional<VariantPlan> plan;
-  std::filesystem::path platform_file;
+  PlatformFiles platform_files;
   std::vector<std::size_t> jobs;  // indices into the run's jobs
 };
 
@@ -44,7 +44,7 @@ std::map<std::size_t, GroupRun> plan_groups(const SweepSpec& spec, const Expande
     group.plan = plan_variant(group.scenario, platform, spec.file.string());
     const auto dir = work.path() / fmt::format("group-{}", index);
     std::filesystem::create_directories(dir);
-    group.platform_file = platform_file_of(*group.plan, platform, dir);
+    group.platform_files = platform_files_of(*group.plan, platform, dir);
   }
   return groups;
 }
@@ -52,10 +52,9 @@ std::map<std::size_t, GroupRun> plan_groups(const SweepSpec& spec, const Expande
 // Cost models and closed forms per group, as `ringsim run` adds them to a variant's cases.
 void add_group_cost_models(std::map<std::size_t, GroupRun>& groups, std::vector<std::optional<CaseResult>>& results) {
   for (auto& [index, group] : groups) {
-    if (!group.plan->shaped) continue;
     std::vector<CaseResult> part;
     for (std::size_t i : group.jobs) part.push_back(std::move(*results[i]));
-    add_cost_models(part, *group.plan->shaped, *group.plan->cost_routes, group.plan->scenario.model);
+    add_cost_models_by_part(part, *group.plan);
     for (std::size_t k = 0; k < group.jobs.size(); ++k) results[group.jobs[k]] = std::move(part[k]);
   }
 }
@@ -91,13 +90,13 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
   for (std::size_t c : cases) {
     const SweepCase& one = sweep.cases[c];
     GroupRun& group = groups.at(one.group);
-    const Scenario& scenario = group.plan->scenario;
+    const std::string& algorithm = group.plan->scenario.algorithms.at(one.algorithm);
+    const Scenario& scenario = plan_for_algorithm(*group.plan, algorithm).scenario;
     const PlacementSpec& placement = scenario.placements.at(group.placement_of.at(one.placement));
-    const std::string& algorithm = scenario.algorithms.at(one.algorithm);
     const Platform& platform = platforms.at(sweep.groups[one.group].topology);
     const SimulationCase simulation =
         plan_simulated_case(scenario, placement, algorithm, platform.layout);
-    const PreparedCase prepared = prepare_case(scenario, group.platform_file, simulation,
+    const PreparedCase prepared = prepare_case(scenario, group.platform_files.of(*group.plan, algorithm), simulation,
                                                work.path() / case_directory_name(c, simulation), tools, false);
     group.jobs.push_back(commands.size());
     commands.push_back(prepared.command);
