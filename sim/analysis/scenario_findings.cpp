@@ -52,22 +52,30 @@ std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyR
   return BottleneckWords{bottleneck_mechanism(ring, bottleneck, hosts), describe_bottleneck(ring, bottleneck, hosts)};
 }
 
-// The case CASE is compared with: with several algorithms, the first algorithm on the same placement
-// (the algorithm's effect); else the first earlier case of the same order on another placement (the
-// placement's effect), else the first case (the order's effect).
-std::size_t reference_of(const std::vector<CaseResult>& results, std::size_t index) {
+// The cases CASE is compared with, each naming both: the first algorithm on the same placement (the
+// algorithm's effect), and the same algorithm on the first earlier placement of the same order (the
+// placement's effect); when neither exists, the first case (the order's effect).
+std::vector<std::size_t> references_of(const std::vector<CaseResult>& results, std::size_t index) {
   const SimulationCase& spec = results[index].spec;
+  std::vector<std::size_t> references;
   for (std::size_t j = 0; j < index; ++j)
     if (results[j].spec.placement.ranks_per_node == spec.placement.ranks_per_node &&
-        results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm != spec.algorithm)
-      return j;
-  if (spec.algorithm != results.front().spec.algorithm) return 0;
+        results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm != spec.algorithm) {
+      references.push_back(j);
+      break;
+    }
   for (std::size_t j = 0; j < index; ++j)
     if (results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm == spec.algorithm &&
-        results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node)
-      return j;
-  return 0;
+        results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node) {
+      references.push_back(j);
+      break;
+    }
+  if (references.empty()) references.push_back(0);
+  return references;
 }
+
+// The one case the what-if answers compare CASE with: its first reference.
+std::size_t reference_of(const std::vector<CaseResult>& results, std::size_t index) { return references_of(results, index).front(); }
 
 std::string format_duration(double seconds) {
   return seconds >= 1 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.3f} ms", seconds * 1e3);
@@ -115,14 +123,15 @@ void add_run_findings(const VariantRun& run, std::uint64_t bytes, std::vector<st
     if (const auto words = bottleneck_of(run.results.front(), run.routes.get()))
       findings.push_back(fmt::format("{}{} at {}: {}; bottleneck: {}.", prefix(run), case_label(run.results.front()), size,
                                      format_duration(time_at(run.results.front(), bytes)), words->description));
-  for (std::size_t i = 1; i < run.results.size(); ++i) {
-    const CaseResult& other = run.results[i];
-    const CaseResult& base = run.results[reference_of(run.results, i)];
-    const double ratio = time_at(other, bytes) / time_at(base, bytes);
-    findings.push_back(fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
-                                   case_label(base), size) +
-                       explanation(other, base, ratio, run.routes.get(), bytes));
-  }
+  for (std::size_t i = 1; i < run.results.size(); ++i)
+    for (std::size_t reference : references_of(run.results, i)) {
+      const CaseResult& other = run.results[i];
+      const CaseResult& base = run.results[reference];
+      const double ratio = time_at(other, bytes) / time_at(base, bytes);
+      findings.push_back(fmt::format("{}{} takes {:.2f}x the time of {} at {}", prefix(run), case_label(other), ratio,
+                                     case_label(base), size) +
+                         explanation(other, base, ratio, run.routes.get(), bytes));
+    }
 }
 
 // Which model produces case I's difference from its reference: the mechanism, when variants differ only in it.

@@ -278,6 +278,16 @@ TEST_CASE("a scenario running ring and nccl gives the NCCL cases the times of a 
   const auto line = table.find("\n# NCCL's algorithms ran under the model made for NCCL: {");
   REQUIRE(line != std::string::npos);
   CHECK(table.substr(line, table.find('\n', line + 1) - line).find("\"network\":\"NCCL\"") != std::string::npos);
+  // The findings answer the placement question for each algorithm and the algorithm question on each placement.
+  std::vector<std::string> pairs;
+  for (const auto& finding : mixed.at("findings")) {
+    const std::string text = finding.get<std::string>();
+    const auto takes = text.find(" takes "), of = text.find("x the time of "), at = text.find(" at 64MiB");
+    if (takes != std::string::npos && of != std::string::npos && at != std::string::npos)
+      pairs.push_back(text.substr(0, takes) + " / " + text.substr(of + 14, at - of - 14));
+  }
+  CHECK(pairs == std::vector<std::string>{"4-2-2 block nccl / 4-2-2 block", "4-3-1 block / 4-2-2 block",
+                                          "4-3-1 block nccl / 4-3-1 block", "4-3-1 block nccl / 4-2-2 block nccl"});
   // Under SMPI's factors NCCL's 64 MiB on 4-2-2 takes another time (the last row of a placement: its largest size).
   auto largest = [](const nlohmann::json& results) {
     const nlohmann::json* last = nullptr;
