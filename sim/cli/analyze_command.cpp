@@ -101,7 +101,7 @@ void print_analysis(const PlacementAnalysis& analysis, const PlacementSpec& plac
                busbw_GBps(predicted.bytes, predicted.time_s, static_cast<int>(hosts.size())));
   if (const auto& nccl = analysis.nccl) {
     // 2.4 chose its protocol by thresholds and had no time model; its times are 2.5's (algorithm_costs.h).
-    const bool modelled = nccl->version.has_time_model();
+    const bool modelled = nccl->release->time_model;
     fmt::print("# NCCL {}'s {} of nccl_ring: {} ranks on {} nodes, {} channels ({} found by its search at {}), "
                "node-contiguous rings whatever the rank order\n",
                nccl->version.text(),

@@ -39,7 +39,7 @@ void add_rank_costs(NcclPlan& plan, const std::optional<NcclCase>& c) {
   const bool nvls_asked = plan.request == NcclRequest::nvls || plan.request == NcclRequest::nvls_tree;
   const bool nvls_chosen = plan.request == NcclRequest::choice && c && (nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c));
   if (nvls_asked || nvls_chosen)
-    plan.nvls = NcclNvlsRun{nccl_nvls_efficiency(plan.settings.compute_capability), nccl_nvls_latency_s(plan.settings.version)};
+    plan.nvls = NcclNvlsRun{nccl_nvls_efficiency(plan.settings.compute_capability), nccl_nvls_latency_s(*plan.settings.release)};
 }
 
 }  // namespace
@@ -65,16 +65,15 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
     const std::vector<int> rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
     c.nic_beside_gpu = std::all_of(rails.begin(), rails.end(), [](int nic) { return nic >= 0; });
     const int search = nccl_search_rails(node_of_ranks(placement), rails);
-    const int doubled = settings.version.at_least(2, 5) ? 2 : 1;
     c.search_channels = search;
-    c.channels = settings.channels.value_or(std::min(doubled * search, kNcclMaxChannels));
+    c.channels = settings.channels.value_or(std::min(settings.release->channel_factor * search, kNcclMaxChannels));
     const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels);
     c.channel_bandwidth_Bps = use.bus_bandwidth_Bps / search;
     // NVLS trees pair each node's heads across nodes: as many ranks on every node, each beside a NIC
     // of its own (the heads ringsim models; NCCL also runs them with fewer NICs than GPUs).
     const int per_node = c.ranks / c.nodes;
     if (placement.same_ranks_on_each_node() && per_node >= 2 && c.nic_beside_gpu && search == per_node &&
-        nccl_nvls_hardware(settings, *model.nccl_facts, settings.version.at_least(2, 18))) {
+        nccl_nvls_hardware(settings, *model.nccl_facts, settings.release->nvls_trees)) {
       nccl_set_nvls(c, settings, *model.nccl_facts, per_node);
       c.nvls_inter_Bps = std::min(model.nccl_facts->nic_bandwidth_Bps, 2 * c.nvls_channel_Bps);
     }
@@ -131,7 +130,7 @@ std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const Placeme
   plan.nccl_case = nccl_case_of(model, placement);
   if (model.nccl_facts) plan.rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
   add_rank_costs(plan, plan.nccl_case);
-  plan.rules = nccl_enqueue_rules(plan.settings.version, plan.settings.buffsize);
+  plan.rules = nccl_enqueue_rules(*plan.settings.release, plan.settings.buffsize);
   return plan;
 }
 

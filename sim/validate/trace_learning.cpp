@@ -191,7 +191,7 @@ void adopt_trace_nccl_settings(Scenario& scenario, const TraceInput& input, cons
     NcclSettings nccl = scenario.model.effective_nccl();
     if (facts->protocol && !nccl.protocol_given) {
       const auto protocol = protocol_named(*facts->protocol);
-      if (protocol && nccl_has_protocol(nccl.version, *protocol)) {
+      if (protocol && nccl_has_protocol(*nccl.release, *protocol)) {
         nccl.protocol = *protocol;
         fmt::print("# NCCL_PROTO={} from the trace ({}): the model's nccl.protocol (set it to override)\n", *facts->protocol,
                    where(*facts, "NCCL_PROTO"));
@@ -242,11 +242,11 @@ void adopt_trace_nccl_version(Scenario& scenario, const TraceInput& input) {
                        "simulating {}\n", *run->library_version, nccl.version_text);
     return;
   }
-  if (!nccl_has_protocol(*version, nccl.protocol))
+  if (!nccl_has_protocol(nccl_release_of(*version), nccl.protocol))
     throw InputError(fmt::format("{}: the trace ran NCCL {}, which has no LL128, but the scenario forces it "
                                  "(set the model's nccl.protocol to LL or Simple)", input.file, *run->library_version));
   nccl.version_text = version->text();
-  nccl.version = *version;
+  nccl.set_version(*version);
   scenario.model.nccl = nccl;
   const auto simulated = std::find_if(scenario.algorithms.begin(), scenario.algorithms.end(),
                                       [](const std::string& name) { return is_nccl_algorithm(name); });

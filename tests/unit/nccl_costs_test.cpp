@@ -18,7 +18,7 @@ constexpr double kTenGbE = 1.25e9;  // bytes/s
 
 NcclCase pcie_case(int major, int minor, int ranks, int nodes) {
   NcclCase c;
-  c.version = {major, minor};
+  c.set_version({major, minor});
   c.ranks = ranks;
   c.nodes = nodes;
   c.search_channels = 1;
@@ -59,9 +59,9 @@ TEST_CASE("a network plugin's latency: none before 2.12, instead of the network 
   c.net_latency_us = 75;
   CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 8 * 5.7 + 6 * (9.6 + 150)) * 1.9));
   CHECK(nccl_ring_time(c, NcclProtocol::ll, 4096).latency_s * 1e6 == doctest::Approx(3.6 + 8 * 1.0 * 1.8 + 6 * (2.7 + 75)));
-  c.version = {2, 14};
+  c.set_version({2, 14});
   CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 8 * 5.7 + 6 * 75) * 1.9));
-  c.version = {2, 9};
+  c.set_version({2, 9});
   CHECK(nccl_ring_time(c, NcclProtocol::simple, 64u << 20).latency_s * 1e6 == doctest::Approx((8.4 + 10 * 5.7 + 4 * 9.6) * 1.9));
   CHECK(nccl_network_hop_us(c, 9.6, NcclProtocol::simple) == doctest::Approx(9.6));
 }
@@ -142,26 +142,26 @@ TEST_CASE("inside one NVSwitch node the search fills the GPUs' NVLink: 24 channe
   CHECK(a100.channel_bandwidth_Bps == doctest::Approx(20e9));
   CHECK(a100.channels == 24);
   // 2.9: 21 per link, 42 GB/s first: 6 x 42 = 252, duplicated to 12 x 21.
-  CHECK(nccl_nvswitch_search({2, 9}, 80, 12).channels == 12);
-  CHECK(nccl_nvswitch_search({2, 9}, 80, 12).bandwidth_GBps == doctest::Approx(21));
+  CHECK(nccl_nvswitch_search(nccl_release_of({2, 9}), 80, 12).channels == 12);
+  CHECK(nccl_nvswitch_search(nccl_release_of({2, 9}), 80, 12).bandwidth_GBps == doctest::Approx(21));
   // H100, 18 links at 20.6 (2.21): 60 GB/s gives 6 channels (360 of 370.8); 50, 40 and 30 give no more;
   // 24 is under half of 60. Duplicated (60 >= 50): 12 at 30.
-  const NcclIntraSearch h100 = nccl_nvswitch_search({2, 21}, 90, 18);
+  const NcclIntraSearch h100 = nccl_nvswitch_search(nccl_release_of({2, 21}), 90, 18);
   CHECK(h100.channels == 12);
   CHECK(h100.bandwidth_GBps == doctest::Approx(30));
   // 2.16: 18 x 22 = 396 at 66 GB/s: 6, duplicated to 12 at 33.
-  CHECK(nccl_nvswitch_search({2, 16}, 90, 18).bandwidth_GBps == doctest::Approx(33));
+  CHECK(nccl_nvswitch_search(nccl_release_of({2, 16}), 90, 18).bandwidth_GBps == doctest::Approx(33));
   // V100 on NVSwitch (DGX-2), 6 links at 21 (2.6): 24 gives 5 (120 of 126), 21 gives 6; no duplication
   // before 2.7. 2.18: 6 x 20 = 120 at 40: 3, duplicated to 6 at 20.
-  const NcclIntraSearch v100 = nccl_nvswitch_search({2, 6}, 70, 6);
+  const NcclIntraSearch v100 = nccl_nvswitch_search(nccl_release_of({2, 6}), 70, 6);
   CHECK(v100.channels == 6);
   CHECK(v100.bandwidth_GBps == doctest::Approx(21));
-  CHECK(nccl_nvswitch_search({2, 18}, 70, 6).channels == 6);
+  CHECK(nccl_nvswitch_search(nccl_release_of({2, 18}), 70, 6).channels == 6);
   // B200, 18 links at 40.1 (2.28): 8 at 90, duplicated to 16 at 45.
-  CHECK(nccl_nvswitch_search({2, 28}, 100, 18).channels == 16);
+  CHECK(nccl_nvswitch_search(nccl_release_of({2, 28}), 100, 18).channels == 16);
   // 2.4 had no search: one channel at the node's rate.
   NcclSettings v24;
-  v24.version = {2, 4};
+  v24.set_version({2, 4});
   CHECK(nccl_case(v24, facts, 8, 1).search_channels == 1);
   // Under the model made for NCCL the port carries NVLink's payload (20 of 25 GB/s per link on A100):
   // the links are counted before, so the search still sees 12.
@@ -177,7 +177,7 @@ TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInf
   facts.nic_bandwidth_Bps = kTenGbE;
   facts.intra_bandwidth_Bps = 12e9;
   NcclSettings v24;
-  v24.version = {2, 4};
+  v24.set_version({2, 4});
   // The public 2.4.7 runs log one channel on one NIC per node, the 2.6.4 runs two.
   const NcclCase ib = nccl_case(v24, facts, 32, 8);
   CHECK(ib.channels == 1);
@@ -202,7 +202,7 @@ TEST_CASE("NCCL 2.4: the search's channels, not twice, and LL up to getKernelInf
   volta_nvlink.nvlink = true;
   volta_nvlink.compute_capability = 70;
   CHECK_FALSE(nccl_protocol_enabled(volta_nvlink, NcclProtocol::ll128));
-  volta_nvlink.version = {2, 5};
+  volta_nvlink.set_version({2, 5});
   CHECK(nccl_protocol_enabled(volta_nvlink, NcclProtocol::ll128));
   // 2.4 had no time model: its closed form is 2.5's, the nearest there is.
   CHECK(nccl_ring_time(pcie_case(2, 4, 32, 8), NcclProtocol::ll, 4).latency_s * 1e6 == doctest::Approx(59.4));
@@ -253,9 +253,9 @@ TEST_CASE("NVLS calls launch NCCL_NVLS_NCHANNELS, not the search's channels: 16 
   CHECK(nccl_nvls_launch_channels(blackwell) == 32);
   blackwell.nodes = 1;
   CHECK(nccl_nvls_launch_channels(blackwell) == 24);
-  blackwell.version = {2, 26};
+  blackwell.set_version({2, 26});
   CHECK(nccl_nvls_launch_channels(blackwell) == 32);
-  blackwell.version = {2, 24};
+  blackwell.set_version({2, 24});
   CHECK(nccl_nvls_launch_channels(blackwell) == 16);
 }
 
@@ -264,7 +264,7 @@ TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 he
   // 32 MiB keeps (not below 4 x 128 x 64 KiB) and 4 MiB halves (below 128 x 64 KiB).
   NcclRankSettings nccl;
   nccl.channels = 16;
-  nccl.rules = nccl_enqueue_rules({2, 29}, nccl.buffsize);
+  nccl.rules = nccl_enqueue_rules(nccl_release_of({2, 29}), nccl.buffsize);
   const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 32u << 20)) == 64);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 4u << 20)) == 32);
@@ -273,12 +273,12 @@ TEST_CASE("NVLS tree chunks as enqueue.cc sizes them per era: 16 channels x 8 he
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 32u << 20)) == 64);
   // 2.20 starts from a Simple step, NCCL_BUFFSIZE / 8 = 512 KiB: 256 KiB below 32 x 128 x 512 KiB = 2 GiB,
   // 128 KiB below 16 x 128 x 256 KiB = 512 MiB.
-  nccl.rules = nccl_enqueue_rules({2, 20}, nccl.buffsize);
+  nccl.rules = nccl_enqueue_rules(nccl_release_of({2, 20}), nccl.buffsize);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 4ull << 30)) == 512);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 1u << 30)) == 256);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 2, 8, 256u << 20)) == 128);
   // 2.18 had no cap from 4 nodes.
-  nccl.rules = nccl_enqueue_rules({2, 18}, nccl.buffsize);
+  nccl.rules = nccl_enqueue_rules(nccl_release_of({2, 18}), nccl.buffsize);
   CHECK(kib(nvls_tree_chunk_floats(nccl, 10, 8, 1u << 30)) == 256);
 }
 
@@ -287,14 +287,14 @@ TEST_CASE("NVLS chunks on one node as enqueue.cc sizes them: 128 KiB, halved to 
   // 8 x 128 x 64 KiB = 64 MiB, 16 KiB below 2 x 128 x 32 KiB = 8 MiB; 2.17 halved below 32 x, 512 MiB.
   NcclRankSettings nccl;
   nccl.channels = 16;
-  nccl.rules = nccl_enqueue_rules({2, 29}, nccl.buffsize);
+  nccl.rules = nccl_enqueue_rules(nccl_release_of({2, 29}), nccl.buffsize);
   const auto kib = [](std::size_t floats) { return floats * sizeof(float) / 1024; };
   CHECK(kib(nvls_chunk_floats(nccl, 8, 1u << 30)) == 128);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 64);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 64u << 20)) == 64);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 32u << 20)) == 32);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 4u << 20)) == 16);
-  nccl.rules = nccl_enqueue_rules({2, 17}, nccl.buffsize);
+  nccl.rules = nccl_enqueue_rules(nccl_release_of({2, 17}), nccl.buffsize);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 128);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 256u << 20)) == 64);
 }

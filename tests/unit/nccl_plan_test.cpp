@@ -22,7 +22,7 @@ Scenario h100_scenario(const Topology& topology) {
   scenario.sizes = {64u << 10, 4u << 20, 1u << 30};
   scenario.model.network = "NCCL";
   scenario.model.nccl = NcclSettings{};
-  scenario.model.nccl->version = {2, 20};
+  scenario.model.nccl->set_version({2, 20});
   scenario.model.adopt_topology_gpus(topology);
   scenario.model.nccl_facts = nccl_topology_facts(topology);
   return scenario;

@@ -96,7 +96,7 @@ TEST_CASE("bus bandwidth: GPUs that share NICs pairwise get half of one NIC per 
 TEST_CASE("NCCL's closed form counts the NICs beside the placement's ranks, not every NIC of the node") {
   ModelSettings model;
   model.nccl = NcclSettings{};
-  model.nccl->version = {2, 29};
+  model.nccl->set_version({2, 29});
   model.nccl_facts = facts_of(10, {0, 1, 2, 3, 4, 5, 6, 7}, 50, 300);
   const auto one = nccl_case_of(model, block(std::vector<int>(10, 1)));
   REQUIRE(one);

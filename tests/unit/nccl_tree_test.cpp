@@ -20,7 +20,7 @@ namespace {
 // 12.5 GB/s NIC per node, so one search channel at 12.5 GB/s; Volta-class GPUs unless set.
 NcclCase ib_case(int major, int minor, int ranks = 32, int nodes = 8, int capability = 70) {
   NcclCase c;
-  c.version = {major, minor};
+  c.set_version({major, minor});
   c.compute_capability = capability;
   c.ranks = ranks;
   c.nodes = nodes;
@@ -189,7 +189,7 @@ TEST_CASE("NCCL 2.9 on two p4d nodes: LL128 across nodes where each GPU's NIC is
   hopper.nic_beside_gpu = true;
   hopper.compute_capability = 90;
   CHECK_FALSE(nccl_protocol_enabled(hopper, NcclProtocol::ll128));
-  hopper.version = {2, 16};
+  hopper.set_version({2, 16});
   CHECK(nccl_protocol_enabled(hopper, NcclProtocol::ll128));
 }
 
@@ -197,16 +197,16 @@ TEST_CASE("NCCL 2.8 on: the ring's LL capped at llMaxBws (39 GB/s across 2 Intel
   NcclCase c = ib_case(2, 8, 16, 2, 80);
   c.search_channels = 16;  // 200 GB/s of bus: a quarter is 50 GB/s, above the cap
   CHECK(nccl_ring_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(39e9 * 16 / 30));
-  c.version = {2, 7};
+  c.set_version({2, 7});
   CHECK(nccl_ring_time(c, NcclProtocol::ll, 4).algbw_Bps == doctest::Approx(50e9 * 16 / 30));
   // LL128's per-channel maximum for allreduce: 16.7 GB/s in 2.7, 16.9 in 2.8-2.9, 20 from 2.10.
   c.nvlink = true;
   c.search_channels = 1;
   c.channel_bandwidth_Bps = 300e9;
   CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(16.7e9 * 16 / 30));
-  c.version = {2, 9};
+  c.set_version({2, 9});
   CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(16.9e9 * 16 / 30));
-  c.version = {2, 10};
+  c.set_version({2, 10});
   CHECK(nccl_ring_time(c, NcclProtocol::ll128, 4).algbw_Bps == doctest::Approx(20e9 * 16 / 30));
 }
 
@@ -238,16 +238,16 @@ namespace {
 // from 2.21: 370.8 GB/s), the ring's search 6 channels at 60 GB/s run as 12 at 30 (nccl_intra_search.h).
 NcclCase h100_node(int major, int minor, int gpus = 8) {
   NcclCase c;
-  c.version = {major, minor};
+  c.set_version({major, minor});
   c.compute_capability = 90;
   c.ranks = gpus;
   c.nodes = 1;
   c.nvlink = true;
-  const NcclIntraSearch ring = nccl_nvswitch_search(c.version, 90, 18);
+  const NcclIntraSearch ring = nccl_nvswitch_search(*c.release, 90, 18);
   c.search_channels = ring.channels;
   c.channel_bandwidth_Bps = ring.bandwidth_GBps * 1e9;
   c.channels = 2 * ring.channels;
-  const NcclIntraSearch nvls = nccl_nvls_search(c.version, 90, 18, gpus);
+  const NcclIntraSearch nvls = nccl_nvls_search(*c.release, 90, 18, gpus);
   c.nvls_channels = nvls.channels;
   c.nvls_channel_Bps = nvls.bandwidth_GBps * 1e9;
   return c;
@@ -258,11 +258,11 @@ NcclCase h100_node(int major, int minor, int gpus = 8) {
 TEST_CASE("NVLS search: one channel per GPU at the fastest speed whose GPUs + 1 shares fit a GPU's NVLink") {
   // H100, 2.29: 370.8 GB/s; 9 x 40 fits, 9 x 50 does not. 4 GPUs: 5 x 60 fits. B200 (2.28, 18 x 40.1 =
   // 721.8): 9 x 80 fits. 2.18's Hopper list (60, 40, ...) with 20 GB/s links: 9 x 40 = 360 fits.
-  CHECK(nccl_nvls_search({2, 29}, 90, 18, 8).channels == 8);
-  CHECK(nccl_nvls_search({2, 29}, 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
-  CHECK(nccl_nvls_search({2, 29}, 90, 18, 4).bandwidth_GBps == doctest::Approx(60));
-  CHECK(nccl_nvls_search({2, 28}, 100, 18, 8).bandwidth_GBps == doctest::Approx(80));
-  CHECK(nccl_nvls_search({2, 18}, 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
+  CHECK(nccl_nvls_search(nccl_release_of({2, 29}), 90, 18, 8).channels == 8);
+  CHECK(nccl_nvls_search(nccl_release_of({2, 29}), 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
+  CHECK(nccl_nvls_search(nccl_release_of({2, 29}), 90, 18, 4).bandwidth_GBps == doctest::Approx(60));
+  CHECK(nccl_nvls_search(nccl_release_of({2, 28}), 100, 18, 8).bandwidth_GBps == doctest::Approx(80));
+  CHECK(nccl_nvls_search(nccl_release_of({2, 18}), 90, 18, 8).bandwidth_GBps == doctest::Approx(40));
 }
 
 TEST_CASE("NCCL's NVLS model per era on one H100 node, 1 GiB") {

@@ -29,7 +29,7 @@ NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std:
 
 NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes) {
   NcclChoice ring{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes)};
-  if (!c.version.at_least(2, 5) || c.ranks <= 1) return ring;
+  if (!c.release->time_model || c.ranks <= 1) return ring;
   const NcclChoice tree{NcclAlgorithmKind::tree, nccl_tree_predict(c, requested, bytes)};
   const NcclChoice best = tree.prediction.time_s <= ring.prediction.time_s ? tree : ring;  // NCCL tries the tree first
   // Then NVLS and its tree (Simple only), each of which must be strictly faster.
@@ -44,11 +44,11 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
 
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
   // NVLS on one node and NVLS trees across nodes with a NIC beside every rank are simulated (nccl_nvls, nccl_nvls_tree).
-  if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.version.at_least(2, 18) && c.compute_capability >= 90 && c.nvlink)
-    return fmt::format("NCCL {}.{} on several Hopper NVLink nodes may run NVLS trees (NVLink SHARP inside nodes, a tree between "
+  if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.release->nvls_trees && c.compute_capability >= 90 && c.nvlink)
+    return fmt::format("NCCL {} on several Hopper NVLink nodes may run NVLS trees (NVLink SHARP inside nodes, a tree between "
                        "them); ringsim models them with as many ranks on every node, each beside a NIC of its own, and here "
                        "simulates the ring or tree NCCL's model picks among those two",
-                       c.version.major, c.version.minor);
+                       c.version.text());
   return "";
 }
 

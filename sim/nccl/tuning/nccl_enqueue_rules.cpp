@@ -4,13 +4,13 @@
 
 namespace ringsim {
 
-NcclEnqueueRules nccl_enqueue_rules(const NcclVersion& version, std::uint64_t buffsize) {
+NcclEnqueueRules nccl_enqueue_rules(const NcclRelease& release, std::uint64_t buffsize) {
   NcclEnqueueRules rules;
-  rules.tree_split_simple = version.at_least(2, 8);
-  rules.tree_split_ll = version.at_least(2, 10);
-  rules.nvls_tree_chunk = version.at_least(2, 21) ? (128u << 10) : buffsize / 8;  // NCCL_NVLS_CHUNKSIZE from 2.21
-  rules.nvls_tree_64k_from_4_nodes = version.at_least(2, 19);
-  rules.nvls_first_halving = version.at_least(2, 18) ? 64 : 32;
+  rules.tree_split_simple = release.tree_split[kNcclSimple];
+  rules.tree_split_ll = release.tree_split[kNcclLL];
+  rules.nvls_tree_chunk = release.nvls_tree_chunk > 0 ? release.nvls_tree_chunk : buffsize / 8;  // else a Simple step
+  rules.nvls_tree_64k_from_4_nodes = release.nvls_tree_64k_from_4_nodes;
+  rules.nvls_first_halving = release.nvls_first_halving;
   return rules;
 }
 

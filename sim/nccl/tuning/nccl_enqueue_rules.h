@@ -11,8 +11,8 @@
 
 namespace ringsim {
 
-// VERSION's rules with NCCL_BUFFSIZE BUFFSIZE (a Simple step, buffsize / 8, is the NVLS tree's chunk up to 2.20).
-NcclEnqueueRules nccl_enqueue_rules(const NcclVersion& version, std::uint64_t buffsize);
+// RELEASE's rules with NCCL_BUFFSIZE BUFFSIZE (a Simple step, buffsize / 8, is the NVLS tree's chunk up to 2.20).
+NcclEnqueueRules nccl_enqueue_rules(const NcclRelease& release, std::uint64_t buffsize);
 
 // The rank program's --nccl-enqueue argument for RULES.
 std::string nccl_enqueue_argument(const NcclEnqueueRules& rules);

@@ -11,7 +11,7 @@ int nccl_max_threads(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtoco
 }
 
 int nccl_launch_channels(const NcclCase& c, NcclAlgorithmKind algorithm, NcclProtocol protocol, std::uint64_t bytes) {
-  if (!c.version.at_least(2, 5)) return protocol == NcclProtocol::ll ? nccl24_ll_channels(c, bytes) : c.channels;
+  if (!c.release->time_model) return protocol == NcclProtocol::ll ? nccl24_ll_channels(c, bytes) : c.channels;
   const std::uint64_t per_thread = protocol == NcclProtocol::simple ? 64 : 8;
   const std::uint64_t threshold =
       per_thread * (algorithm == NcclAlgorithmKind::ring && protocol == NcclProtocol::ll ? static_cast<std::uint64_t>(c.ranks) : 1);
@@ -22,8 +22,8 @@ int nccl_launch_channels(const NcclCase& c, NcclAlgorithmKind algorithm, NcclPro
 }
 
 int nccl_nvls_launch_channels(const NcclCase& c) {
-  if (c.compute_capability < 100 || !c.version.at_least(2, 25)) return 16;
-  return c.nodes == 1 && c.version.at_least(2, 27) ? 24 : 32;
+  if (c.compute_capability < 100) return c.release->nvls_launch_channels;
+  return c.release->nvls_launch_channels_sm100[c.nodes == 1 ? 0 : 1];
 }
 
 }  // namespace ringsim

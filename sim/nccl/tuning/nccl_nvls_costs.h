@@ -1,4 +1,4 @@
-// NCCL's own time model of its NVLS allreduce on one NVSwitch node (src/graph/tuning.cc, per version),
+// NCCL's own time model of its NVLS allreduce on one NVSwitch node (src/graph/tuning.cc, per release),
 // and what the simulation of it takes from NCCL's sources. With C NVLS channels of B GB/s each
 // (nccl_nvls_search) and N ranks:
 //   2.17       algbw = 0.75 x the ring's bus bandwidth (NVLS reads the ring's graph), latency 40 us
@@ -36,8 +36,8 @@ NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes);
 // nvlsEfficiency from 2.28, the first version that states it): 0.85 Hopper, 0.74 Blackwell.
 double nccl_nvls_efficiency(int compute_capability);
 
-// NCCL's model's NVLS latency for VERSION, seconds: what the simulation spends once per call.
-double nccl_nvls_latency_s(const NcclVersion& version);
+// NCCL's model's NVLS latency in RELEASE, seconds: what the simulation spends once per call.
+double nccl_nvls_latency_s(const NcclRelease& release);
 
 // What the rank program's NVLS takes (--nccl-nvls), where ALGORITHM runs it on PLACEMENT under MODEL:
 // nccl_nvls and nccl_nvls_tree always, nccl where it may run NVLS or its tree. nullopt otherwise. Such

@@ -18,6 +18,7 @@ namespace ringsim {
 // One nccl_ring case as that model sees it:
 struct NcclCase {
   NcclVersion version;
+  const NcclRelease* release = &nccl_release_of(version);  // what VERSION's sources hold (set_version)
   int compute_capability = 80;
   int ranks = 1;
   int nodes = 1;
@@ -37,6 +38,12 @@ struct NcclCase {
   // The latency the network plugin reports to NCCL, us (ncclNetProperties_t.latency; model key
   // nccl.net_latency): 0 for NCCL's own IB and socket transports, which leave it unset.
   double net_latency_us = 0;
+
+  // VERSION and its release's row, read once here.
+  void set_version(const NcclVersion& named) {
+    version = named;
+    release = &nccl_release_of(named);
+  }
 };
 
 // One network hop's latency in NCCL's model, us: the hardware's, HW_US (tuning.cc hwLat), with the
@@ -71,8 +78,7 @@ NcclHandshake nccl_ll128_hop_extra(const NcclCase& c);
 double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol);
 
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
-// A protocol's index in the per-protocol tables of NCCL's tuning.cc: LL, LL128, Simple.
-inline constexpr int kNcclLL = 0, kNcclLL128 = 1, kNcclSimple = 2;
+// A protocol's index in the per-protocol tables of NCCL's tuning.cc (kNcclLL, kNcclLL128, kNcclSimple).
 int nccl_protocol_index(NcclProtocol protocol);
 
 NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
@@ -101,8 +107,8 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology);
 NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts, int ranks, int nodes);
 
 // Whether the platform has NVLS's hardware (an NVSwitch's multicast on Hopper or later GPUs) and the
-// version runs it (VERSION_HAS_IT); nccl_set_nvls gives case C the NVLS search's heads (GPUS per node).
-bool nccl_nvls_hardware(const NcclSettings& settings, const NcclTopologyFacts& facts, bool version_has_it);
+// release runs it (RELEASE_HAS_IT); nccl_set_nvls gives case C the NVLS search's heads (GPUS per node).
+bool nccl_nvls_hardware(const NcclSettings& settings, const NcclTopologyFacts& facts, bool release_has_it);
 void nccl_set_nvls(NcclCase& c, const NcclSettings& settings, const NcclTopologyFacts& facts, int gpus);
 
 // How fast the thread blocks of the channels that run move LL's and LL128's data together, bytes of

@@ -3,32 +3,9 @@
 #include "../../common/units.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <fmt/format.h>
 
 namespace ringsim {
-
-std::string NcclVersion::text() const { return fmt::format("{}.{}", major, minor); }
-
-std::optional<NcclVersion> parse_nccl_version(std::string_view text) {
-  if (const auto build = text.find('+'); build != std::string_view::npos) text = text.substr(0, build);
-  NcclVersion version;
-  const char* end = text.data() + text.size();
-  auto [after_major, ec1] = std::from_chars(text.data(), end, version.major);
-  if (ec1 != std::errc() || after_major == end || *after_major != '.') return std::nullopt;
-  auto [after_minor, ec2] = std::from_chars(after_major + 1, end, version.minor);
-  if (ec2 != std::errc()) return std::nullopt;
-  if (after_minor != end) {
-    int patch = 0;
-    if (*after_minor != '.') return std::nullopt;
-    auto [after_patch, ec3] = std::from_chars(after_minor + 1, end, patch);
-    if (ec3 != std::errc() || after_patch != end) return std::nullopt;
-  }
-  // 2.4 chose by thresholds (no time model), 2.5 on by tuning.cc's model (docs/scenario-format.md, "NCCL's time model").
-  if (version.major != 2 || version.minor < 4 || version.minor > 99) return std::nullopt;
-  return version;
-}
 
 std::string_view protocol_name(NcclProtocol protocol) {
   switch (protocol) {
@@ -40,8 +17,8 @@ std::string_view protocol_name(NcclProtocol protocol) {
   return "auto";
 }
 
-bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol) {
-  return protocol != NcclProtocol::ll128 || version.at_least(2, 5);
+bool nccl_has_protocol(const NcclRelease& release, NcclProtocol protocol) {
+  return protocol != NcclProtocol::ll128 || release.ll128;
 }
 
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
@@ -52,7 +29,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     if (!version)
       reader.fail("version", fmt::format("expected an NCCL version from 2.4 on, such as \"2.18\" or \"2.23.4\", found \"{}\"", *text));
     base.version_text = *text;
-    base.version = *version;
+    base.set_version(*version);
     base.version_given = true;
   }
   if (auto channels = reader.optional_int("channels", 1, kNcclMaxChannels)) base.channels = static_cast<int>(*channels);
@@ -63,7 +40,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     if (!known)
       reader.fail("protocol", fmt::format("expected \"auto\", \"LL\", \"LL128\" or \"Simple\", found \"{}\"", *protocol));
   }
-  if (!nccl_has_protocol(base.version, base.protocol))
+  if (!nccl_has_protocol(*base.release, base.protocol))
     reader.fail("protocol", fmt::format("LL128 came with NCCL 2.5; version is \"{}\" (use \"LL\" or \"Simple\")", base.version_text));
   if (const auto size = reader.optional("buffsize")) {
     const std::optional<std::uint64_t> bytes = size->byte_count();

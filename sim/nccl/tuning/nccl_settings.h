@@ -4,9 +4,9 @@
 // analysis from the platform, the way NCCL's topology search derives them.
 #pragma once
 
+#include "nccl_releases.h"
 #include "../../common/json_input.h"
 
-#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,24 +20,13 @@ enum class NcclProtocol { auto_choice, ll, ll128, simple };
 
 std::string_view protocol_name(NcclProtocol protocol);  // "auto", "LL", "LL128", "Simple"
 
-struct NcclVersion {
-  int major = 2;
-  int minor = 18;
-  bool at_least(int want_major, int want_minor) const {
-    return major != want_major ? major > want_major : minor >= want_minor;
-  }
-  std::string text() const;  // "2.18"
-  // Whether NCCL chose by its time model (tuning.cc, 2.5 on); 2.4 chose its protocol by thresholds.
-  bool has_time_model() const { return at_least(2, 5); }
-  auto operator<=>(const NcclVersion&) const = default;
-};
-
 inline constexpr std::uint64_t kNcclDefaultBuffsize = 4ULL << 20;  // NCCL_BUFFSIZE's default
 inline constexpr int kNcclMaxChannels = 32;                       // MAXCHANNELS of the versions modelled
 
 struct NcclSettings {
   std::string version_text = "2.18";
   NcclVersion version;
+  const NcclRelease* release = &nccl_release_of(version);  // what VERSION's sources hold (set_version)
   bool version_given = false;   // named by a scenario or model file (else a trace's header may name it)
   std::optional<int> channels;  // nullopt: twice the channels NCCL's search finds (2.4: once)
   NcclProtocol protocol = NcclProtocol::auto_choice;
@@ -58,6 +47,12 @@ struct NcclSettings {
   // runs it fits the mid sizes, not the small ones: docs/corpus-validation.md).
   double net_latency_s = 0;
   bool net_latency_given = false;  // named by a scenario or model file (else a trace's NCCL log may say)
+
+  // VERSION and its release's row, read once here.
+  void set_version(const NcclVersion& named) {
+    version = named;
+    release = &nccl_release_of(named);
+  }
 };
 
 // One node as NCCL's topology search sees it (node order of the topology, racks in turn).
@@ -84,14 +79,10 @@ struct NcclTopologyFacts {
   std::vector<NcclNodeFacts> nodes;  // every node: which NICs a placement's ranks sit beside
 };
 
-// "2.18", "2.18.3" or "2.6.4+cuda10.1" (a patch level and a build suffix change nothing modelled);
-// nullopt unless a version ringsim models (2.4 on).
-std::optional<NcclVersion> parse_nccl_version(std::string_view text);
-
 // gpu_compute_capability: sim/platform/gpu_generation.h.
 
-// Whether PROTOCOL exists in VERSION: LL128 came with 2.5 (auto, LL and Simple are in every version).
-bool nccl_has_protocol(const NcclVersion& version, NcclProtocol protocol);
+// Whether PROTOCOL exists in RELEASE: LL128 came with 2.5 (auto, LL and Simple are in every release).
+bool nccl_has_protocol(const NcclRelease& release, NcclProtocol protocol);
 
 // Reads a "nccl" object over BASE (keys present override). Throws InputError naming FILE and PATH.
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,

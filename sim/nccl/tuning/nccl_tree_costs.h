@@ -22,7 +22,7 @@ int nccl_log2i(int n);
 NcclPrediction nccl_tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 NcclPrediction nccl_tree_core_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
 
-// The tree's network hop latency in NCCL's model of VERSION under PROTOCOL (LL, LL128 or Simple), us.
-double nccl_tree_net_hop_us(const NcclVersion& version, NcclProtocol protocol);
+// The tree's network hop latency in NCCL's model of RELEASE under PROTOCOL (LL, LL128 or Simple), us.
+double nccl_tree_net_hop_us(const NcclRelease& release, NcclProtocol protocol);
 
 }  // namespace ringsim
