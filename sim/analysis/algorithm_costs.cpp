@@ -1,6 +1,6 @@
 #include "algorithm_costs.h"
 
-#include "../rank/algorithm_catalog.h"
+#include "../model/algorithm_registry.h"
 #include "topology_graph.h"
 
 #include <algorithm>
@@ -26,42 +26,55 @@ double ring_time(double p, double n, const CostParameters& c) {
   return 2 * (p - 1) * c.alpha_s + 2 * (p - 1) / p * n * c.beta_s_per_byte + (p - 1) / p * n * c.gamma_s_per_byte;
 }
 
-double time_of(std::string_view algorithm, int ranks, double n, const CostParameters& c, const AlgorithmInfo& info) {
-  const double p = ranks, a = c.alpha_s, b = c.beta_s_per_byte, g = c.gamma_s_per_byte;
-  if (algorithm == "ring" || algorithm == "hierarchical") return ring_time(p, n, c);  // hierarchical: one rank per node
-  // Two rings, n/2 each: one NIC carries both directions' chunks, n/p per step, as the ring.
-  if (algorithm == "ring_bidir") return ring_time(p, n, c);
-  if (info.segment_bytes > 0) {
-    // All segments of a step share the link at once (one alpha per step, the ring's bytes); a
-    // segment is added while the others still travel, so one segment's addition per step shows.
-    const double segment = std::min(static_cast<double>(info.segment_bytes), n / p);
-    return 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) * segment * g;
-  }
-  if (info.servers > 0) {
-    // Push: each server's link receives the p-1 copies of its n/k shard at once; it adds them;
-    // pull: the same back. With k = p every rank serves, the direct reduce-scatter + allgather.
-    const double k = std::min(info.servers, ranks), shard = n / k;
-    return 2 * a + 2 * (p - 1) * shard * b + (p - 1) * shard * g;
-  }
-  if (algorithm == "reduce_bcast") {
-    // ceil(lg p) full-buffer sends (and additions) up the binomial tree, as many down.
-    const double rounds = ceil_log2(ranks);
-    return 2 * rounds * (a + n * b) + rounds * n * g;
-  }
+// recursive_doubling and rabenseifner on P ranks: the largest power of two Q <= P runs the rounds,
+// the P - Q others fold in first.
+double power_of_two_time(ClosedForm form, int ranks, double n, const CostParameters& c) {
+  const double a = c.alpha_s, b = c.beta_s_per_byte, g = c.gamma_s_per_byte;
   const int main_ranks = 1 << floor_log2(ranks);
   const bool folded = main_ranks != ranks;
   const double lg = floor_log2(ranks), q = main_ranks;
-  if (algorithm == "recursive_doubling") {
+  if (form == ClosedForm::recursive_doubling) {
     // lg P swaps of the whole buffer; extra ranks fold in (a send and an addition) and out (a send).
     return lg * (a + n * b + n * g) + (folded ? (a + n * b + n * g) + (a + n * b) : 0);
   }
-  if (algorithm == "rabenseifner") {
-    // Halving and doubling move (P-1)/P of the buffer each in lg P steps; the TRG fold swaps halves
-    // and adds one (a + n/2 beta + n/2 gamma), hands the reduced half over (a + n/2 beta), and at the
-    // end returns the whole result (a + n beta).
-    return 2 * lg * a + 2 * (q - 1) / q * n * b + (q - 1) / q * n * g + (folded ? 3 * a + 2 * n * b + n / 2 * g : 0);
+  // Halving and doubling move (P-1)/P of the buffer each in lg P steps; the TRG fold swaps halves
+  // and adds one (a + n/2 beta + n/2 gamma), hands the reduced half over (a + n/2 beta), and at the
+  // end returns the whole result (a + n beta).
+  return 2 * lg * a + 2 * (q - 1) / q * n * b + (q - 1) / q * n * g + (folded ? 3 * a + 2 * n * b + n / 2 * g : 0);
+}
+
+// nullopt where the algorithm has no closed form.
+std::optional<double> time_of(const AlgorithmRow& algorithm, int ranks, double n, const CostParameters& c) {
+  const double p = ranks, a = c.alpha_s, b = c.beta_s_per_byte, g = c.gamma_s_per_byte;
+  const AlgorithmInfo& info = algorithm.info();
+  switch (algorithm.closed_form) {
+    case ClosedForm::none:
+    case ClosedForm::nccl_model: return std::nullopt;
+    // hierarchical with one rank per node; ring_bidir's two rings of n/2 each, whose NIC carries both
+    // directions' chunks, n/p per step, as the ring.
+    case ClosedForm::ring:
+    case ClosedForm::hierarchical: return ring_time(p, n, c);
+    case ClosedForm::segmented_ring: {
+      // All segments of a step share the link at once (one alpha per step, the ring's bytes); a
+      // segment is added while the others still travel, so one segment's addition per step shows.
+      const double segment = std::min(static_cast<double>(info.segment_bytes), n / p);
+      return 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) * segment * g;
+    }
+    case ClosedForm::parameter_server: {
+      // Push: each server's link receives the p-1 copies of its n/k shard at once; it adds them;
+      // pull: the same back. With k = p every rank serves, the direct reduce-scatter + allgather.
+      const double k = std::min(info.servers, ranks), shard = n / k;
+      return 2 * a + 2 * (p - 1) * shard * b + (p - 1) * shard * g;
+    }
+    case ClosedForm::reduce_bcast: {
+      // ceil(lg p) full-buffer sends (and additions) up the binomial tree, as many down.
+      const double rounds = ceil_log2(ranks);
+      return 2 * rounds * (a + n * b) + rounds * n * g;
+    }
+    case ClosedForm::recursive_doubling:
+    case ClosedForm::rabenseifner: return power_of_two_time(algorithm.closed_form, ranks, n, c);
   }
-  return -1;
+  return std::nullopt;
 }
 
 // Node name of every host of the topology.
@@ -90,12 +103,10 @@ CostParameters from_routes(const RingEmbedding& ring, const std::vector<std::siz
 
 std::optional<double> closed_form_time_s(std::string_view algorithm, int ranks, std::uint64_t bytes,
                                          const CostParameters& p) {
-  const AlgorithmInfo* info = find_algorithm_info(algorithm);
-  if (info == nullptr || algorithm == "mpi") return std::nullopt;
+  const AlgorithmRow* row = find_algorithm_row(algorithm);
+  if (row == nullptr || row->closed_form == ClosedForm::none) return std::nullopt;
   if (ranks <= 1) return 0.0;  // a local copy
-  const double time = time_of(algorithm, ranks, static_cast<double>(bytes), p, *info);
-  if (time < 0) return std::nullopt;
-  return time;
+  return time_of(*row, ranks, static_cast<double>(bytes), p);
 }
 
 double hierarchical_time_s(int nodes, int ranks_per_node, std::uint64_t bytes, const CostParameters& between,

@@ -21,7 +21,8 @@ namespace ringsim {
 class TopologyRoutes;
 
 // Thakur–Rabenseifner–Gropp alpha-beta-gamma cost of ALGORITHM for RANKS ranks and BYTES bytes;
-// nullopt when it has no closed form here (e.g. "mpi").
+// nullopt when it has no closed form here: the MPI library's own (`mpi`), and NCCL's beyond one rank
+// (their time model is NCCL's).
 std::optional<double> closed_form_time_s(std::string_view algorithm, int ranks, std::uint64_t bytes,
                                          const CostParameters& p);
 

@@ -2,6 +2,7 @@
 
 #include "algorithm_costs.h"
 #include "../nccl/nccl_plan.h"
+#include "../model/algorithm_registry.h"
 
 #include <algorithm>
 
@@ -14,7 +15,8 @@ std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_
   const PlacementSpec& placement = result.spec.placement;
   if (placement.nodes_used() == placement.total_ranks())  // one rank per node
     return closed_form_time_s(result.spec.algorithm, result.ranks, bytes, *result.cost_model);
-  if (result.spec.algorithm != "hierarchical" || !placement.same_ranks_on_each_node()) return std::nullopt;
+  const AlgorithmRow* row = find_algorithm_row(result.spec.algorithm);
+  if (row == nullptr || row->closed_form != ClosedForm::hierarchical || !placement.same_ranks_on_each_node()) return std::nullopt;
   const auto inside = intra_node_cost_parameters(routes, topology, hosts);
   if (!inside) return std::nullopt;
   const int nodes = placement.nodes_used();

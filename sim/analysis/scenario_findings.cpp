@@ -1,6 +1,7 @@
 #include "scenario_findings.h"
 
 #include "../common/units.h"
+#include "../model/algorithm_registry.h"
 #include "ring_analysis.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ struct BottleneckWords {
 
 // The ring's bottleneck in words under the variant's model, when the analysis applies.
 std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes) {
-  if (routes == nullptr || result.spec.algorithm != "ring" || result.ranks < 2) return std::nullopt;
+  if (routes == nullptr || !names_algorithm(result.spec.algorithm, AlgorithmId::ring) || result.ranks < 2) return std::nullopt;
   const std::vector<std::string>& hosts = result.spec.ring.hosts;
   const RingEmbedding ring = embed_ring(*routes, hosts);
   const Bottleneck bottleneck = find_bottleneck(ring);

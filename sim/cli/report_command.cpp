@@ -4,6 +4,7 @@
 #include "../common/input_error.h"
 #include "../common/json_input.h"
 #include "../common/units.h"
+#include "../model/algorithm_registry.h"
 #include "../report/report_page.h"
 #include "../report/ring_bottlenecks.h"
 #include "../report/scenario_answer.h"
@@ -92,7 +93,7 @@ ChunkMovement chunk_movement(const ResultsDocument& results, const std::optional
   }
   int best = 0;
   for (const auto& entry : results.rows)
-    if (entry.algorithm == "ring" && (best == 0 || better_ring_to_draw(entry.ranks, best))) best = entry.ranks;
+    if (names_algorithm(entry.algorithm, AlgorithmId::ring) && (best == 0 || better_ring_to_draw(entry.ranks, best))) best = entry.ranks;
   return ring_schedule_movement(best >= 2 && best <= kLargestDrawnRing ? best : kDefaultDrawnRing);
 }
 

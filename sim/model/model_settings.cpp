@@ -16,7 +16,8 @@ constexpr std::array<std::string_view, 4> kEngines{"auto", "smpi", "s4u", "maest
 
 ModelSettings default_model_for(const std::vector<std::string>& algorithms) {
   const bool nccl_only = !algorithms.empty() && std::all_of(algorithms.begin(), algorithms.end(), [](const std::string& name) {
-    return name.starts_with("nccl");
+    const AlgorithmRow* row = find_algorithm_row(name);
+    return row != nullptr && row->family == AlgorithmFamily::nccl;
   });
   return nccl_only ? ModelSettings{}.for_nccl_algorithms() : ModelSettings{};
 }
@@ -48,9 +49,9 @@ std::vector<std::string> ModelSettings::cfg_arguments() const {
   return args;
 }
 
-std::string ModelSettings::engine_for(int ranks, std::string_view algorithm, bool wakes_per_slice) const {
+std::string ModelSettings::engine_for(int ranks, const AlgorithmRow& algorithm, bool wakes_per_slice) const {
   // The MPI library's own allreduce exists only under SMPI.
-  if (engine == "smpi" || algorithm == "mpi") return "smpi";
+  if (engine == "smpi" || algorithm.smpi_only) return "smpi";
   if (engine == "s4u" || engine == "maestro") return engine;
   return ranks >= kMaestroAutoRanks || wakes_per_slice ? "maestro" : "smpi";
 }

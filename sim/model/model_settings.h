@@ -1,6 +1,7 @@
 // The simulation model of a scenario (docs/scenario-format.md, "Model settings") and its translation to SimGrid --cfg.
 #pragma once
 
+#include "algorithm_registry.h"
 #include "../common/json_input.h"
 #include "../platform/platform_xml.h"
 #include "../nccl/tuning/nccl_settings.h"
@@ -81,7 +82,7 @@ struct ModelSettings {
   // The engine a case of RANKS ranks running ALGORITHM uses ("smpi", "s4u" or "maestro"). WAKES_PER_SLICE:
   // the rank sleeps for simulated time at every message (nccl_ring's handshake), which SMPI's sleeps
   // make slow (over 10 minutes for one 32-rank fixture, 18 s on the maestro engine): auto takes maestro.
-  std::string engine_for(int ranks, std::string_view algorithm, bool wakes_per_slice = false) const;
+  std::string engine_for(int ranks, const AlgorithmRow& algorithm, bool wakes_per_slice = false) const;
 
   // The model NCCL's algorithms run under beside this one: the model made for NCCL (network NCCL, no
   // cross-traffic, no SMPI factors) with every key that was stated; this model itself when it is

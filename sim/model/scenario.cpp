@@ -3,7 +3,7 @@
 #include "../common/input_error.h"
 #include "../common/json_input.h"
 #include "../common/units.h"
-#include "../rank/algorithm_catalog.h"
+#include "algorithm_registry.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -72,13 +72,12 @@ PlacementSpec read_placement(const nlohmann::json& value, const std::string& fil
 
 std::vector<std::string> read_algorithms(JsonObjectReader& top) {
   const nlohmann::json* algorithms = top.optional_value("algorithms");
-  if (algorithms == nullptr) return {"ring"};
+  if (algorithms == nullptr) return {algorithm_name(kDefaultAlgorithm)};
   if (!algorithms->is_array() || algorithms->empty()) top.fail("algorithms", "expected a non-empty array of algorithm names");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < algorithms->size(); ++i) {
     const auto& entry = (*algorithms)[i];
-    auto known = [&](const AlgorithmInfo& info) { return entry.is_string() && info.name == entry.get<std::string>(); };
-    if (std::none_of(kAlgorithmCatalog.begin(), kAlgorithmCatalog.end(), known)) {
+    if (!entry.is_string() || find_algorithm_row(entry.get<std::string>()) == nullptr) {
       std::vector<std::string_view> catalog;
       for (const auto& info : kAlgorithmCatalog) catalog.push_back(info.name);
       throw_input_error(top.file(), top.path_of("algorithms", i),
@@ -154,13 +153,14 @@ void check_placements_fit(const Scenario& scenario, const ClusterLayout& layout)
                         fmt::format("{} (topology {})", *misfit, scenario.topology.string()));
     const PlacementSpec& placement = scenario.placements[i];
     for (const std::string& algorithm : scenario.algorithms) {
-      const AlgorithmInfo* info = find_algorithm_info(algorithm);
-      if (info != nullptr && info->placements == AlgorithmInfo::Placements::one_node && placement.nodes_used() > 1)
+      const AlgorithmRow* row = find_algorithm_row(algorithm);
+      const AlgorithmInfo::Placements placements = row != nullptr ? row->placements() : AlgorithmInfo::Placements::any;
+      if (placements == AlgorithmInfo::Placements::one_node && placement.nodes_used() > 1)
         throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                           fmt::format("{} runs on one node, and placement {} spans {} nodes: give it a placement of one node, "
                                       "or use nccl_nvls_tree, or nccl, which picks NVLS only there",
                                       algorithm, placement.label(), placement.nodes_used()));
-      if (info != nullptr && info->placements == AlgorithmInfo::Placements::same_per_node && !placement.same_ranks_on_each_node())
+      if (placements == AlgorithmInfo::Placements::same_per_node && !placement.same_ranks_on_each_node())
         throw_input_error(scenario.file.string(), fmt::format("/placements/{}", i),
                           fmt::format("{} needs as many ranks on every node, and placement {} has not: give it one such as 8-8, "
                                       "or use nccl, which picks NVLS trees only there",

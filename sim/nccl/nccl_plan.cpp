@@ -44,17 +44,6 @@ void add_rank_costs(NcclPlan& plan, const std::optional<NcclCase>& c) {
 
 }  // namespace
 
-std::optional<NcclRequest> nccl_request_of(std::string_view algorithm) {
-  if (algorithm == "nccl_ring") return NcclRequest::ring;
-  if (algorithm == "nccl_tree") return NcclRequest::tree;
-  if (algorithm == "nccl_nvls") return NcclRequest::nvls;
-  if (algorithm == "nccl_nvls_tree") return NcclRequest::nvls_tree;
-  if (algorithm == "nccl") return NcclRequest::choice;
-  return std::nullopt;
-}
-
-bool is_nccl_algorithm(std::string_view algorithm) { return nccl_request_of(algorithm).has_value(); }
-
 std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const PlacementSpec& placement) {
   if (!model.nccl_facts) return std::nullopt;
   const NcclSettings settings = model.effective_nccl();

@@ -9,6 +9,7 @@
 #include "tuning/nccl_choice.h"
 #include "tuning/nccl_enqueue_rules.h"
 #include "tuning/nccl_nvls_costs.h"
+#include "../model/algorithm_registry.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
 
@@ -19,12 +20,6 @@
 #include <vector>
 
 namespace ringsim {
-
-// Which of NCCL's algorithms a scenario names (nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree), or
-// `nccl`: what NCCL's model picks at each size. Parsed once from the name here.
-enum class NcclRequest { ring, tree, nvls, nvls_tree, choice };
-std::optional<NcclRequest> nccl_request_of(std::string_view algorithm);  // nullopt: not one of NCCL's
-bool is_nccl_algorithm(std::string_view algorithm);
 
 // The NCCL case of PLACEMENT under MODEL (its "nccl" settings and the platform's facts, model.nccl_facts):
 // the search sees the NICs beside the placement's ranks (nccl_rails.h); nullopt without facts (a

@@ -1,6 +1,7 @@
 #include "chunk_movement.h"
 
 #include "../common/json_input.h"
+#include "../model/algorithm_registry.h"
 #include "../rank/ring_schedule.h"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ std::map<int, RingProcess> ring_processes(const std::vector<JsonValue>& events) 
     JsonObjectReader event = event_object(value);
     if (text(event, "ph") != "M" || text(event, "name") != "process_name") continue;
     JsonObjectReader args = args_of(event);
-    if (text(args, "algorithm") != "ring") continue;
+    if (!names_algorithm(text(args, "algorithm"), AlgorithmId::ring)) continue;
     const int pid = integer<int>(event, "pid", kIntMin, kIntMax, "a process id");
     rings[pid] = {integer<int>(args, "ranks", 1, kMostRanks, "a rank count"),
                   integer<std::uint64_t>(args, "bytes", 0, std::numeric_limits<std::uint64_t>::max(), "a byte count"),

@@ -1,6 +1,6 @@
 #include "plot_style.h"
 
-#include "../rank/algorithm_catalog.h"
+#include "../model/algorithm_registry.h"
 
 #include <algorithm>
 #include <array>
@@ -71,8 +71,7 @@ std::string case_colour(std::size_t index) {
 }
 
 std::string algorithm_colour(std::string_view algorithm) {
-  for (std::size_t i = 0; i < kAlgorithmCatalog.size(); ++i)
-    if (kAlgorithmCatalog[i].name == algorithm) return kCatalogColours[i];
+  if (const AlgorithmRow* row = find_algorithm_row(algorithm)) return kCatalogColours[static_cast<std::size_t>(row->id)];
   // std::hash of a string_view is not fixed across libraries; a sum of the characters is.
   std::size_t sum = 0;
   for (char c : algorithm) sum = sum * 31 + static_cast<unsigned char>(c);
@@ -80,9 +79,8 @@ std::string algorithm_colour(std::string_view algorithm) {
 }
 
 std::size_t algorithm_rank(std::string_view algorithm) {
-  for (std::size_t i = 0; i < kAlgorithmCatalog.size(); ++i)
-    if (kAlgorithmCatalog[i].name == algorithm) return i;
-  return kAlgorithmCatalog.size();
+  const AlgorithmRow* row = find_algorithm_row(algorithm);
+  return row != nullptr ? static_cast<std::size_t>(row->id) : kAlgorithmCatalog.size();
 }
 
 std::string line_symbol(std::size_t index) { return kSymbols[index % kSymbols.size()]; }

@@ -2,6 +2,7 @@
 
 #include "../analysis/placement_analysis.h"
 #include "../common/input_error.h"
+#include "../model/algorithm_registry.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -16,7 +17,7 @@ struct RingCases::State {
   std::map<std::string, std::unique_ptr<RingCase>> cases;  // variant, placement, order -> case
 
   const RingCase* of(const ResultRow& row) {
-    if (row.algorithm != "ring" || row.ranks < 2) return nullptr;
+    if (!names_algorithm(row.algorithm, AlgorithmId::ring) || row.ranks < 2) return nullptr;
     const std::string key = fmt::format("{}\n{}\n{}", row.variant, row.placement, row.order);
     if (auto it = cases.find(key); it != cases.end()) return it->second.get();
     const auto counts = parse_rank_counts(row.placement);

@@ -1,6 +1,7 @@
 #include "case_results.h"
 
 #include "../common/statistics.h"
+#include "../model/algorithm_registry.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ std::string case_name(const SimulationCase& spec, CaseNaming naming) {
     case CaseNaming::finding: {
       const bool uniform = counts.size() > 4 && std::all_of(counts.begin(), counts.end(), [&](int c) { return c == counts.front(); });
       const std::string where = uniform ? fmt::format("{}x{} {}", counts.size(), counts.front(), order) : fmt::format("{} {}", ranks, order);
-      return spec.algorithm == "ring" ? where : fmt::format("{} {}", where, spec.algorithm);
+      return names_algorithm(spec.algorithm, kDefaultAlgorithm) ? where : fmt::format("{} {}", where, spec.algorithm);
     }
     case CaseNaming::progress:
       if (ranks.size() <= 32) return fmt::format("{} {} {}", ranks, order, spec.algorithm);

@@ -1,6 +1,7 @@
 #include "results_table.h"
 
 #include "../nccl/nccl_plan.h"
+#include "../model/algorithm_registry.h"
 
 #include "../common/units.h"
 
@@ -21,7 +22,8 @@ std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& lay
     return fmt::format("{}", fmt::join(parts, " "));
   }
   std::vector<int> nodes = node_of_ranks(placement);
-  if (is_nccl_algorithm(algorithm)) {
+  const AlgorithmRow* row = find_algorithm_row(algorithm);
+  if (row != nullptr && !row->lays_rank_order_ring) {
     // NCCL orders its ring by node (nodes in order of their first rank), whatever the rank order.
     std::vector<int> first_seen;
     for (int node : nodes)
@@ -37,7 +39,7 @@ std::string rank_layout(const PlacementSpec& placement, const ClusterLayout& lay
 // Per-rank traffic columns help when algorithms are compared (the ring's 2(N-1)/N against a server's
 // N-1); a ring-only scenario keeps nccl-tests' columns.
 bool shows_traffic(const Scenario& scenario) {
-  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& a) { return a != "ring"; });
+  return std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& a) { return !names_algorithm(a, AlgorithmId::ring); });
 }
 
 // Max bytes one rank sent and received, in units of the buffer size, and its most messages sent.
@@ -60,7 +62,7 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
   // The closed form of NCCL's algorithms is NCCL's own time model: shown beside the simulated time,
   // with what ran at each size (algorithm and protocol).
   const std::string& algorithm = result.spec.algorithm;
-  const bool nccl_model = algorithm.starts_with("nccl") &&
+  const bool nccl_model = is_nccl_algorithm(algorithm) &&
                           std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.closed_form_s; });
   const bool ran = std::any_of(result.sizes.begin(), result.sizes.end(), [](const SizeResult& s) { return s.nccl_ran; });
   fmt::format_to(it, "#{:>11} {:>12} {:>6} {:>12} {:>11} {:>11} {:>7}{}{}{}\n", "size", "count", "type", "time(us)",

@@ -2,6 +2,7 @@
 
 #include "../common/input_error.h"
 #include "../common/units.h"
+#include "../model/algorithm_registry.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -38,7 +39,8 @@ void check_simulated_sizes(const Scenario& scenario, std::optional<std::uint64_t
     throw InputError(fmt::format("{}: size {} is beyond the largest ringsim simulates, {} per rank (MPI's int counts of "
                                  "32-byte elements); simulate sizes up to {}",
                                  file, format_bytes(largest), format_bytes(kLargestSimulatedSize), format_bytes(kLargestSimulatedSize)));
-  if (std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "mpi") == scenario.algorithms.end()) return;
+  const auto runs_library = [](const std::string& name) { return names_algorithm(name, AlgorithmId::mpi); };
+  if (std::none_of(scenario.algorithms.begin(), scenario.algorithms.end(), runs_library)) return;
   if (largest / sizeof(float) > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     throw InputError(fmt::format("{}: the mpi algorithm calls MPI_Allreduce with an int count of floats, below 8 GiB; "
                                  "size {} is not: simulate it with ring, nccl_ring or another ringsim algorithm",

@@ -1,6 +1,7 @@
 #include "ring_calibration.h"
 
 #include "../common/input_error.h"
+#include "../model/algorithm_registry.h"
 #include "../nccl/nccl_plan.h"
 #include "../nccl/nccl_rails.h"
 #include "../analysis/topology_graph.h"

@@ -2,6 +2,7 @@
 
 #include "../platform/gpu_generation.h"
 #include "../common/input_error.h"
+#include "../model/algorithm_registry.h"
 
 #include "../nccl/nccl_plan.h"
 #include "../results/case_results.h"
@@ -98,10 +99,10 @@ void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, co
 // A scenario still on SMPI's defaults (the model of the MPI ring it named by default) takes the
 // model made for NCCL, as a scenario naming NCCL's algorithms would have (model_settings.h).
 void adopt_nccl_model(Scenario& scenario) {
-  const ModelSettings smpi = default_model_for({"ring"});
+  const ModelSettings smpi = default_model_for({algorithm_name(kDefaultAlgorithm)});
   ModelSettings& model = scenario.model;
   if (model.network != smpi.network || model.factors != smpi.factors || model.crosstraffic != smpi.crosstraffic) return;
-  const ModelSettings nccl = default_model_for({"nccl"});
+  const ModelSettings nccl = default_model_for({algorithm_name(AlgorithmId::nccl)});
   model.network = nccl.network;
   model.factors = nccl.factors;
   model.crosstraffic = nccl.crosstraffic;
@@ -117,29 +118,26 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   if (!facts || !facts->algorithm) {
     // NCCL's default choice: what its tuning model picks per size (nccl_choice.h).
     if (!nccl_run || scenario.algorithms_given) return;
-    scenario.algorithms = {"nccl"};
+    scenario.algorithms = {algorithm_name(AlgorithmId::nccl)};
     fmt::print("# no NCCL_ALGO in the trace: simulating nccl, the algorithm NCCL's model picks per size "
                "(name the scenario's algorithms to override)\n");
     adopt_nccl_model(scenario);
     return;
   }
   const std::string& forced = *facts->algorithm;
-  // NCCL's ring, tree, NVLS on one node and NVLS trees are simulated; NVLS over several nodes (which
-  // needs CollNet) and CollNet are named as not modelled.
+  // NCCL's ring, tree, NVLS on one node and NVLS trees are simulated (the registry names the algorithm
+  // of each NCCL_ALGO); NVLS over several nodes (which needs CollNet) and CollNet are named as not modelled.
   const bool one_node = std::all_of(input.grouped.cases.begin(), input.grouped.cases.end(),
                                     [](const MeasuredCase& measured) { return measured.placement.nodes_used() <= 1; });
-  const std::string simulated = forced == "Ring"                  ? "nccl_ring"
-                                : forced == "Tree"                ? "nccl_tree"
-                                : forced == "NVLS" && one_node    ? "nccl_nvls"
-                                : forced == "NVLSTree"            ? "nccl_nvls_tree"
-                                                                  : "";
-  if (simulated.empty()) {
+  const AlgorithmRow* row = algorithm_of_nccl_algo(forced);
+  if (row == nullptr || (row->placements() == AlgorithmInfo::Placements::one_node && !one_node)) {
     fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}), an algorithm ringsim does not model\n", forced,
                where(*facts, "NCCL_ALGO"));
     return;
   }
+  const std::string simulated(row->name());
   if (scenario.algorithms_given) {
-    if (scenario.algorithms.size() == 1 && scenario.algorithms.front() != simulated)
+    if (scenario.algorithms.size() == 1 && find_algorithm_row(scenario.algorithms.front()) != row)
       fmt::print(stderr, "ringsim: note: the trace's run forced NCCL_ALGO={} ({}); simulating the scenario's {}\n", forced,
                  where(*facts, "NCCL_ALGO"), scenario.algorithms.front());
     return;
@@ -147,15 +145,16 @@ void adopt_trace_nccl_algorithm(Scenario& scenario, const TraceInput& input) {
   scenario.algorithms = {simulated};
   fmt::print("# NCCL_ALGO={} from the trace ({}): simulating {} (name the scenario's algorithms to override)\n", forced,
              where(*facts, "NCCL_ALGO"), simulated);
-  if (simulated != "nccl_ring") adopt_nccl_model(scenario);
+  if (row->nccl_request != NcclRequest::ring) adopt_nccl_model(scenario);
 }
 
 void note_tree_signature(const Scenario& scenario, const TraceInput& input, const Platform& platform) {
   if (!platform.topology || input.trace.format != "nccl-tests") return;
   ModelSettings model = scenario.model;
   model.nccl_facts = nccl_topology_facts(*platform.topology);
-  const bool simulates_nccl_choice =
-      std::find(scenario.algorithms.begin(), scenario.algorithms.end(), "nccl") != scenario.algorithms.end();
+  const bool simulates_nccl_choice = std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) {
+    return nccl_request_of(name) == NcclRequest::choice;
+  });
   for (const MeasuredCase& measured : input.grouped.cases) {
     const std::optional<NcclCase> c = nccl_case_of(model, measured.placement);
     if (c && simulates_nccl_choice)

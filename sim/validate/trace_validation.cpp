@@ -1,5 +1,7 @@
 #include "trace_validation.h"
 
+#include "../model/algorithm_registry.h"
+
 namespace ringsim {
 
 Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
@@ -43,7 +45,7 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
 }
 
 std::string validation_algorithm(const Scenario& scenario) {
-  return scenario.algorithms.size() == 1 ? scenario.algorithms.front() : "ring";
+  return scenario.algorithms.size() == 1 ? scenario.algorithms.front() : algorithm_name(AlgorithmId::ring);
 }
 
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,

@@ -41,19 +41,19 @@ TEST_CASE("a --model file overrides only the keys it names") {
 TEST_CASE("engine: auto runs SMPI below kMaestroAutoRanks ranks and maestro from there, and mpi always on SMPI") {
   ModelSettings model;
   CHECK(model.engine == "auto");
-  CHECK(model.engine_for(kMaestroAutoRanks - 1, "ring") == "smpi");
-  CHECK(model.engine_for(kMaestroAutoRanks, "ring") == "maestro");
-  CHECK(model.engine_for(4096, "mpi") == "smpi");
+  CHECK(model.engine_for(kMaestroAutoRanks - 1, algorithm_row("ring")) == "smpi");
+  CHECK(model.engine_for(kMaestroAutoRanks, algorithm_row("ring")) == "maestro");
+  CHECK(model.engine_for(4096, algorithm_row("mpi")) == "smpi");
   CHECK_FALSE(model.to_json().contains("engine"));  // goldens print the model: auto goes unsaid
 
   model = read_model(nlohmann::json::parse(R"({"engine": "s4u"})"), "s.json", "/model", ModelSettings{});
-  CHECK(model.engine_for(2, "ring") == "s4u");
+  CHECK(model.engine_for(2, algorithm_row("ring")) == "s4u");
   CHECK(model.to_json().at("engine") == "s4u");
   model = read_model(nlohmann::json::parse(R"({"engine": "smpi"})"), "s.json", "/model", ModelSettings{});
-  CHECK(model.engine_for(4096, "ring") == "smpi");
+  CHECK(model.engine_for(4096, algorithm_row("ring")) == "smpi");
   model = read_model(nlohmann::json::parse(R"({"engine": "maestro"})"), "s.json", "/model", ModelSettings{});
-  CHECK(model.engine_for(2, "ring") == "maestro");
-  CHECK(model.engine_for(2, "mpi") == "smpi");
+  CHECK(model.engine_for(2, algorithm_row("ring")) == "maestro");
+  CHECK(model.engine_for(2, algorithm_row("mpi")) == "smpi");
   CHECK(model.to_json().at("engine") == "maestro");
 
   CHECK(RINGSIM_ERROR_OF(read_model(nlohmann::json::parse(R"({"engine": "fast"})"), "s.json", "/model", ModelSettings{})) ==

@@ -4,6 +4,7 @@
 
 #include "../../common/input_error.h"
 #include "../../common/json_input.h"
+#include "../../model/algorithm_registry.h"
 #include "../../results/results_document.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ MeasuredTrace read_ringsim_results(std::string_view text, const std::string& fil
   trace.format = "ringsim";
   trace.time_meaning = "time_s: median over iterations of the slowest rank's time";
   for (const ResultRow& row : results.rows)
-    if (row.algorithm == "ring")  // the validator compares the ring
+    if (names_algorithm(row.algorithm, AlgorithmId::ring))  // the validator compares the ring
       trace.points.push_back({row.bytes, row.time_s, row.placement, row.order, row.ranks, 0});
   if (trace.points.empty()) throw_input_error(file, "/results", "no ring results");
   if (!results.topology.empty())
