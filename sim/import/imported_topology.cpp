@@ -83,14 +83,17 @@ std::vector<int> default_affinity(int gpus, int nics) {
   return affinity;
 }
 
-// nic_affinity's rule: each of the NICS has a GPU beside it (and no GPU names another).
-bool every_nic_beside_a_gpu(const std::vector<int>& affinity, int nics) {
-  std::vector<bool> beside(static_cast<std::size_t>(nics), false);
-  for (const int nic : affinity) {
+// nic_affinity's rule: each of the NICS has a GPU beside it or one leaving through it (a GPU with none
+// beside it leaves through NIC g*nics/gpus), and no GPU names another.
+bool every_nic_used(const std::vector<int>& affinity, int nics) {
+  std::vector<bool> used(static_cast<std::size_t>(nics), false);
+  const int gpus = static_cast<int>(affinity.size());
+  for (int g = 0; g < gpus; ++g) {
+    const int nic = affinity[static_cast<std::size_t>(g)];
     if (nic >= nics) return false;
-    if (nic >= 0) beside[static_cast<std::size_t>(nic)] = true;
+    used[static_cast<std::size_t>(nic >= 0 ? nic : g * nics / gpus)] = true;
   }
-  return std::find(beside.begin(), beside.end(), false) == beside.end();
+  return std::find(used.begin(), used.end(), false) == used.end();
 }
 
 void write_nics(const MergedNode& node, nlohmann::ordered_json& group, Description& description) {
@@ -100,12 +103,10 @@ void write_nics(const MergedNode& node, nlohmann::ordered_json& group, Descripti
     nics = std::max(nics, *std::max_element(node.affinity->value.begin(), node.affinity->value.end()) + 1);
   nics = std::max(1, std::min(nics, gpus));
   group["nics"] = nics;
-  if (node.used_nics && std::any_of(node.used_nics->value.begin(), node.used_nics->value.end(), [](const std::string& name) { return name.starts_with("cxi"); }))
-    description.notes.push_back("cxi NICs are HPE Slingshot's, which nic_transport cannot state: left at the default");
   if (node.used_nics) description.fact(node.used_nics, fmt::format("{} NIC{} NCCL uses ({})", nics, nics == 1 ? "" : "s", fmt::join(node.used_nics->value, ", ")));
   else description.defaults.push_back("1 NIC per node");
   if (node.affinity && static_cast<int>(node.affinity->value.size()) == gpus && node.affinity->value != default_affinity(gpus, nics) &&
-      every_nic_beside_a_gpu(node.affinity->value, nics)) {
+      every_nic_used(node.affinity->value, nics)) {
     nlohmann::ordered_json affinity = nlohmann::ordered_json::array();
     for (const int nic : node.affinity->value) affinity.push_back(nic < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(nic));
     group["nic_affinity"] = affinity;
@@ -122,14 +123,13 @@ void write_nics(const MergedNode& node, nlohmann::ordered_json& group, Descripti
 
 void write_gdr(const MergedNode& node, nlohmann::ordered_json& group, Description& description) {
   if (!node.gdr) {
-    description.defaults.push_back("GPUDirect RDMA on");
+    // The topology's own default: off where no GPU has a NIC beside it (NCCL's GDR level is not met).
+    const bool nic_beside_none = node.affinity && std::all_of(node.affinity->value.begin(), node.affinity->value.end(), [](int nic) { return nic < 0; });
+    description.defaults.push_back(nic_beside_none ? "GPUDirect RDMA off (no NIC beside a GPU)" : "GPUDirect RDMA on");
     return;
   }
   description.fact(node.gdr, fmt::format("GPUDirect RDMA {}", node.gdr->value ? "on" : "off"));
-  if (node.gdr->value) group["gdr"] = true;
-  else if (group["intra"]["kind"] == "nvlink")
-    description.notes.push_back("GPUDirect RDMA is off, which the format cannot state on an NVLink node; the topology keeps it on");
-  else group["gdr"] = false;
+  group["gdr"] = node.gdr->value;
 }
 
 nlohmann::ordered_json node_group(const MergedNode& node, Description& description) {

@@ -34,18 +34,20 @@ NicAssignment assign_nics(const std::vector<std::vector<std::optional<int>>>& di
   return assignment;
 }
 
-void note_no_nic_beside_gpus(PrintFacts& facts, const std::string& at) {
+void state_no_nic_beside_gpus(PrintFacts& facts, int gpus, const std::string& at) {
   std::vector<std::string> names;
   for (const NicFact& nic : facts.nics) names.push_back(nic.name);
   facts.used_nics = Sourced<std::vector<std::string>>{names, at};
-  facts.notes.push_back(fmt::format("{}: no NIC sits beside a GPU (each is across the host, on a CPU's root complex), which "
-                                    "nic_affinity cannot state; GPU g uses NIC g*nics/gpus",
+  if (gpus > 0) facts.nic_affinity = Sourced<std::vector<int>>{std::vector<int>(static_cast<std::size_t>(gpus), -1), at};
+  facts.notes.push_back(fmt::format("{}: no NIC sits beside a GPU (each is across the host, on a CPU's root complex): GPU g "
+                                    "uses NIC g*nics/gpus, and NCCL stages through host memory unless told otherwise",
                                     facts.file));
 }
 
 std::optional<NicTransport> transport_of_nic_name(std::string_view name) {
   const auto starts = [&](std::string_view prefix) { return name.starts_with(prefix); };
   if (starts("efa") || starts("rdmap")) return NicTransport::efa;
+  if (starts("cxi")) return NicTransport::cxi;
   if (starts("bnxt_re") || starts("irdma") || starts("qedr") || starts("rocep") || starts("ionic")) return NicTransport::roce;
   if (starts("eth") || starts("ens") || starts("eno") || starts("enp") || starts("bond")) return NicTransport::tcp;
   return std::nullopt;

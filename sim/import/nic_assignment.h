@@ -21,12 +21,13 @@ struct NicAssignment {
 NicAssignment assign_nics(const std::vector<std::vector<std::optional<int>>>& distance, int nics);
 
 // A node whose NICs all sit across the host from every GPU (on the CPU's root complex, as AWS p3dn's EFA):
-// NCCL still uses them, so FACTS' used NICs are all of them, with no GPU's NIC stated (nic_affinity
-// needs a GPU beside each NIC) and a note saying so. AT: where the print lists them.
-void note_no_nic_beside_gpus(PrintFacts& facts, const std::string& at);
+// NCCL still uses them, so FACTS' used NICs are all of them, and each of the GPUS has none beside it
+// (nic_affinity null: GPU g leaves through NIC g*nics/gpus), with a note saying what that implies.
+// AT: where the print lists them.
+void state_no_nic_beside_gpus(PrintFacts& facts, int gpus, const std::string& at);
 
 // The transport a NIC's device name implies where it implies one: "efa_0", "rdmap..." EFA; "bnxt_re0",
-// "irdma..", "qedr.." RoCE; "eth0", "ens..", "eno.." TCP. "mlx5_0" may be InfiniBand or RoCE: nullopt.
+// "irdma..", "qedr.." RoCE; "cxi0" Slingshot's cxi; "eth0", "ens..", "eno.." TCP. "mlx5_0" may be InfiniBand or RoCE: nullopt.
 std::optional<NicTransport> transport_of_nic_name(std::string_view name);
 
 }  // namespace ringsim

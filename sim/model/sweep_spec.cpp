@@ -180,7 +180,7 @@ std::vector<int> interchangeable_node_classes(const ClusterLayout& layout, const
   std::vector<int> classes(layout.nodes.size());
   std::iota(classes.begin(), classes.end(), 0);
   if (topology == nullptr) return classes;
-  using Key = std::tuple<std::size_t, int, int, double, double, int, double, double, double, std::vector<int>, int, int, double, double, bool>;
+  using Key = std::tuple<std::size_t, int, int, double, double, int, double, double, double, std::vector<int>, int, int, double, double, bool, double, double>;
   std::map<Key, int> ids;
   std::size_t k = 0;
   for (std::size_t r = 0; r < topology->racks.size(); ++r)
@@ -188,7 +188,7 @@ std::vector<int> interchangeable_node_classes(const ClusterLayout& layout, const
       const Key key{r, node.gpus, node.nics, node.nic.bandwidth_Bps, node.nic.latency_s, 2 * static_cast<int>(node.intra_kind) + (node.intra_ports ? 1 : 0),
                     node.intra.bandwidth_Bps, node.intra.latency_s, node.gpu_speed_flops, node.nic_affinity,
                     static_cast<int>(node.nic_transport), node.switch_gpus, node.pcie_switch.bandwidth_Bps,
-                    node.pcie_switch.latency_s, node.gdr};
+                    node.pcie_switch.latency_s, node.gdr, node.host_pcie.bandwidth_Bps, node.host_pcie.latency_s};
       classes.at(k++) = ids.emplace(key, static_cast<int>(ids.size())).first->second;
     }
   return classes;

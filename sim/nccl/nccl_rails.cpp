@@ -12,7 +12,7 @@ namespace ringsim {
 namespace {
 
 // A link direction a channel's hop crosses: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port,
-// 2: a PCIe switch's uplink.
+// 2: a PCIe switch's uplink, 3: a GPU's PCIe link to host memory beside NVLink.
 using Direction = std::tuple<int, int, int, bool>;
 
 // Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
@@ -22,11 +22,14 @@ void set_bottleneck(const NcclTopologyFacts& facts, const std::map<Direction, in
   for (const auto& [direction, count] : crossings) {
     const auto& [node, kind, index, up] = direction;
     const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
-    const double bandwidth = kind == 0 ? spec.nic_bandwidth_Bps : kind == 1 ? spec.port_bandwidth_Bps : spec.switch_bandwidth_Bps;
+    const double bandwidth = kind == 0   ? spec.nic_bandwidth_Bps
+                             : kind == 1 ? spec.port_bandwidth_Bps
+                             : kind == 2 ? spec.switch_bandwidth_Bps
+                                         : spec.host_pcie_bandwidth_Bps;
     const double bus = bandwidth * channels / count;
     if (bus < use.bus_bandwidth_Bps) {
       use.bus_bandwidth_Bps = bus;
-      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : spec.switch_links;
+      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : kind == 2 ? spec.switch_links : spec.host_pcie_links;
       use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
     }
   }
@@ -56,13 +59,20 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   const int size = static_cast<int>(nodes.size());
 
   std::map<Direction, int> crossings;  // per link direction
-  // RANK's way to host memory, as a transfer staged there crosses it (nothing on a shared bus).
-  auto to_host = [&](int rank, bool up) {
+  // RANK's way into its node's fabric (nothing on a shared bus): its port and its PCIe switch's uplink.
+  auto fabric_way = [&](int rank, bool up) {
     const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
     if (node.port_bandwidth_Bps <= 0) return;
     ++crossings[{nodes[rank], 1, gpus[rank], up}];
     const auto gpu = static_cast<std::size_t>(gpus[rank]);
     if (gpu < node.switch_of_gpu.size() && node.switch_of_gpu[gpu] >= 0) ++crossings[{nodes[rank], 2, node.switch_of_gpu[gpu], up}];
+  };
+  // RANK's way to host memory, as a transfer staged there crosses it: its own PCIe link beside NVLink,
+  // else its fabric way.
+  auto to_host = [&](int rank, bool up) {
+    const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
+    if (node.host_pcie_bandwidth_Bps <= 0) return fabric_way(rank, up);
+    ++crossings[{nodes[rank], 3, gpus[rank], up}];
   };
   auto gdr = [&](int rank) { return facts.nodes.at(static_cast<std::size_t>(nodes[rank])).gdr; };
   std::map<std::pair<int, int>, NcclChannelNics> ends;  // (channel, node) -> where it enters and leaves
@@ -76,8 +86,8 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
     for (int i = 0; i < size; ++i) {
       const int from = ring[static_cast<std::size_t>(i)], to = ring[static_cast<std::size_t>((i + 1) % size)];
       if (nodes[from] == nodes[to]) {
-        to_host(from, true);
-        to_host(to, false);
+        fabric_way(from, true);
+        fabric_way(to, false);
         continue;
       }
       ++crossings[{nodes[from], 0, nic_of(from), true}];

@@ -28,6 +28,7 @@ json node_json(const NodeSpec& node) {
   if (node.nic_transport != NicTransport::tcp) value["nic_transport"] = static_cast<int>(node.nic_transport);
   if (node.switch_gpus > 0) value["pcie_switch"] = {node.switch_gpus, link_json(node.pcie_switch)};
   if (!node.gdr) value["gdr"] = false;
+  if (stages_over_host_pcie(node)) value["host_pcie"] = link_json(node.host_pcie);
   return value;
 }
 
@@ -51,7 +52,7 @@ NodeSpec node_of(const JsonValue& value) {
       node.nic_affinity.push_back(*nic);
     }
   }
-  node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::efa)).value_or(0));
+  node.nic_transport = static_cast<NicTransport>(fields.optional_int("nic_transport", 0, static_cast<int>(NicTransport::cxi)).value_or(0));
   if (const auto pcie_switch = fields.optional("pcie_switch")) {
     const std::vector<JsonValue> pair = pcie_switch->array();
     if (pair.size() != 2) pcie_switch->fail("expected [gpus per switch, [bandwidth, latency]]");
@@ -59,6 +60,7 @@ NodeSpec node_of(const JsonValue& value) {
     node.pcie_switch = link_of(pair[1]);
   }
   node.gdr = fields.optional_bool("gdr").value_or(true);
+  if (const auto host_pcie = fields.optional("host_pcie")) node.host_pcie = link_of(*host_pcie);
   fields.finish();
   return node;
 }

@@ -40,7 +40,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
   std::size_t hosts = 0, links = 1, nodes = 0;
   for (const RackSpec& rack : topology_.racks) {
     links += 2, nodes += rack.nodes.size();
-    for (const NodeSpec& node : rack.nodes) hosts += node.gpus, links += node.gpus * 2 + node.nics + 1 + pcie_switches(node);
+    for (const NodeSpec& node : rack.nodes) hosts += node.gpus, links += node.gpus * 3 + node.nics + 1 + pcie_switches(node);
   }
   links_.reserve(links);
   nodes_.reserve(nodes);
@@ -51,7 +51,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
     rack.switch_link = add_link(switch_link_name(rack_spec), rack_spec.switch_link, LinkRole::switch_link, false,
                                 !rack_spec.switch_nonblocking);
     for (const NodeSpec& node_spec : rack_spec.nodes) {
-      PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}, {}};
+      PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}, {}, {}};
       for (int g = 0; g < node_spec.gpus; ++g) {
         node.hosts.push_back(host_name(node_spec, g));
         hosts_.emplace(node.hosts.back(), HostRef{nodes_.size(), g});
@@ -64,6 +64,9 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
       }
       for (int k = 0; k < pcie_switches(node_spec); ++k)
         node.pcie_switches.push_back(add_link(pcie_switch_name(node_spec, k), node_spec.pcie_switch, LinkRole::pcie_switch, true));
+      if (stages_over_host_pcie(node_spec))
+        for (int g = 0; g < node_spec.gpus; ++g)
+          node.host_pcie.push_back(add_link(host_pcie_name(node_spec, g), node_spec.host_pcie, LinkRole::host_pcie, true));
       for (int k = 0; k < node_spec.nics; ++k)
         node.nics.push_back(add_link(nic_link_name(node_spec, k), node_spec.nic, LinkRole::nic, !model_.nic_half_duplex));
       if (stack)
@@ -73,6 +76,7 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
                                          LinkRole::stack, !stack->shared));
       node.declared = node.fabric;
       node.declared.insert(node.declared.end(), node.pcie_switches.begin(), node.pcie_switches.end());
+      node.declared.insert(node.declared.end(), node.host_pcie.begin(), node.host_pcie.end());
       node.declared.insert(node.declared.end(), node.nics.begin(), node.nics.end());
       node.declared.insert(node.declared.end(), node.stacks.begin(), node.stacks.end());
       rack.nodes.push_back(nodes_.size());
@@ -129,13 +133,19 @@ Hops PlatformPlan::gpu_to_gpu(std::size_t node_index, int a, int b) const {
     if (a > b) std::reverse(hops.begin(), hops.end());
     return hops;
   }
-  // Ports: staged in host memory, up one GPU's way to the host and down the other's.
-  Hops hops = to_host(node_index, a, Crossing::up);
-  append(hops, to_host(node_index, b, Crossing::down));
+  // Ports: through the switch (NVSwitch) or staged in host memory, up one GPU's way and down the other's.
+  Hops hops = fabric_way(node_index, a, Crossing::up);
+  append(hops, fabric_way(node_index, b, Crossing::down));
   return hops;
 }
 
 Hops PlatformPlan::to_host(std::size_t node_index, int gpu, Crossing crossing) const {
+  const PlanNode& node = nodes_[node_index];
+  if (!node.host_pcie.empty()) return hop(node.host_pcie[gpu], crossing);
+  return fabric_way(node_index, gpu, crossing);
+}
+
+Hops PlatformPlan::fabric_way(std::size_t node_index, int gpu, Crossing crossing) const {
   const PlanNode& node = nodes_[node_index];
   if (node.shared_bus()) return hop(node.fabric.front(), Crossing::whole);
   const int pcie_switch = pcie_switch_of_gpu(*node.spec, gpu);

@@ -66,6 +66,7 @@ struct PlanNode {
   std::vector<std::size_t> nics;
   std::vector<std::size_t> stacks;        // per GPU, under a process stack
   std::vector<std::size_t> pcie_switches; // the uplinks of the node's PCIe switches (NodeSpec::switch_gpus)
+  std::vector<std::size_t> host_pcie;     // per GPU, its PCIe link to host memory beside NVLink (NodeSpec::host_pcie)
   // Whether the node's GPUs share one bus (else each has its own port, even where a node has one GPU).
   bool shared_bus() const { return !spec->intra_ports; }
 };
@@ -130,7 +131,10 @@ class PlatformPlan {
 
  private:
   std::size_t add_link(std::string name, LinkSpec spec, LinkRole role, bool split, bool contended = true);
-  // GPU's way to host memory (its port and its PCIe switch's uplink, or the node's bus), that way.
+  // GPU's way into the node's fabric towards another GPU (its port and its PCIe switch's uplink, or
+  // the node's bus), that way.
+  Hops fabric_way(std::size_t node, int gpu, Crossing crossing) const;
+  // GPU's way to host memory, that way: its own PCIe link beside NVLink, else its fabric way.
   Hops to_host(std::size_t node, int gpu, Crossing crossing) const;
   void add_background(const BackgroundLoad& load);
 

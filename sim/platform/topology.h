@@ -21,10 +21,11 @@ struct LinkSpec {
 // its own full-duplex port into a non-blocking NVSwitch fabric; "fabric" chooses either for any kind.
 enum class IntraKind { pcie, shm, nvlink };
 
-// How the NICs carry messages: TCP sockets, RDMA verbs (InfiniBand, RoCE) or AWS's Elastic Fabric
-// Adapter (SRD through libfabric); under the NCCL network model each NIC carries its transport's
+// How the NICs carry messages: TCP sockets, RDMA verbs (InfiniBand, RoCE), AWS's Elastic Fabric
+// Adapter (SRD through libfabric) or HPE Slingshot's Cassini NICs (libfabric's cxi provider, which
+// NCCL reaches through the OFI plugin); under the NCCL network model each NIC carries its transport's
 // payload share of the line rate.
-enum class NicTransport { tcp, ib, roce, efa };
+enum class NicTransport { tcp, ib, roce, efa, cxi };
 
 struct NodeSpec {
   std::string name;  // "node0"; hosts are "<name>-gpu<i>"
@@ -33,7 +34,8 @@ struct NodeSpec {
   int nics = 1;
   // "nic_affinity": per GPU, the NIC beside it (same PCIe switch), or -1 for a GPU with none of its
   // own, which reaches the network through NIC g * nics / gpus across the host. Empty: GPU g is
-  // beside NIC g * nics / gpus.
+  // beside NIC g * nics / gpus. A NIC may sit beside no GPU (on a CPU's root complex, as AWS p3dn's
+  // EFA) when some GPU leaves through it.
   std::vector<int> nic_affinity;
   NicTransport nic_transport = NicTransport::tcp;  // "nic_transport"
   IntraKind intra_kind = IntraKind::pcie;
@@ -53,8 +55,13 @@ struct NodeSpec {
   // "gdr": NCCL's network transport reads and writes GPU memory directly (GPUDirect RDMA, the outcome
   // of ncclTopoCheckGdr / NCCL_NET_GDR_LEVEL). Without it NCCL stages every network transfer in host
   // memory, over the GPU's way to the host (its port and switch uplink, or the node's bus): routes
-  // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging).
+  // take that way under the NCCL network model (platform_xml.h PlatformModel::nccl_staging). Off by
+  // default on a node where no GPU has a NIC beside it: NCCL's GDR level (PXB) is then never met.
   bool gdr = true;
+  // "host_pcie": on an NVLink node that stages (no gdr), each GPU's own split-duplex PCIe link to host
+  // memory ("node0-gpu0-host-pcie"), which the staged network transfers cross instead of its NVLink
+  // port. Bandwidth 0 elsewhere: the node has none (stages_over_host_pcie).
+  LinkSpec host_pcie;
   double gpu_speed_flops = 0;
   // The gpu_model's FP32 peak where the topology states no "gpu_speed" (else 0): NCCL reduces in GPU
   // kernels, so the model made for NCCL charges its reductions at it (with_gpu_model_speeds); MPI's
@@ -113,9 +120,10 @@ Topology scaled_latencies(Topology topology, double factor);
 // wire; InfiniBand 4096 of 4122 (LRH, BTH, ICRC, VCRC); RoCE v2 4096 of 4178 (Ethernet, IP, UDP, BTH).
 double transport_payload_share(NicTransport transport);
 Topology with_transport_payload_share(Topology topology);
-// The transport's name in a topology file ("nic_transport"): "tcp", "ib", "roce", "efa".
+// The transport's name in a topology file ("nic_transport"): "tcp", "ib", "roce", "efa", "cxi".
 std::string_view nic_transport_name(NicTransport transport);
-inline constexpr NicTransport kNicTransports[] = {NicTransport::tcp, NicTransport::ib, NicTransport::roce, NicTransport::efa};
+inline constexpr NicTransport kNicTransports[] = {NicTransport::tcp, NicTransport::ib, NicTransport::roce, NicTransport::efa,
+                                                  NicTransport::cxi};
 
 // NVLink's line rate per link and direction for COMPUTE_CAPABILITY's generation, GB/s: P100 20, V100 to
 // H100 25, B200 50.
@@ -141,6 +149,10 @@ std::string nic_link_name(const NodeSpec& node, int nic);          // "node0-nic
 std::string intra_link_name(const NodeSpec& node);                 // the bus of pcie/shm nodes
 std::string intra_port_name(const NodeSpec& node, int gpu);        // "node0-gpu3-nvlink", "-pcie", "-shm"
 std::string pcie_switch_name(const NodeSpec& node, int pcie_switch);  // "node0-pcie-switch1"
+// Whether the node's GPUs reach host memory over links of their own beside an NVLink fabric
+// (NodeSpec::host_pcie), and the link of GPU: "node0-gpu3-host-pcie".
+bool stages_over_host_pcie(const NodeSpec& node);
+std::string host_pcie_name(const NodeSpec& node, int gpu);
 int pcie_switch_of_gpu(const NodeSpec& node, int gpu);             // -1 without switches
 int pcie_switches(const NodeSpec& node);                           // 0 without
 std::string switch_link_name(const RackSpec& rack);

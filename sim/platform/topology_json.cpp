@@ -123,6 +123,7 @@ Topology scaled_links(Topology topology, double LinkSpec::*field, double factor)
       node.nic.*field *= factor;
       node.intra.*field *= factor;
       node.pcie_switch.*field *= factor;
+      node.host_pcie.*field *= factor;
     }
   }
   if (topology.spine) (*topology.spine).*field *= factor;
@@ -151,6 +152,9 @@ double transport_payload_share(NicTransport transport) {
     case NicTransport::ib: return 4096.0 / 4122.0;
     case NicTransport::roce:
     case NicTransport::efa: return 4096.0 / 4178.0;  // SRD's framing is not published: RoCE v2's
+    // Slingshot's HPC Ethernet framing is not published byte by byte: RoCE v2's Ethernet, IP and UDP
+    // class headers around a 4 KiB payload.
+    case NicTransport::cxi: return 4096.0 / 4178.0;
   }
   return 1;
 }
@@ -161,6 +165,7 @@ std::string_view nic_transport_name(NicTransport transport) {
     case NicTransport::ib: return "ib";
     case NicTransport::roce: return "roce";
     case NicTransport::efa: return "efa";
+    case NicTransport::cxi: return "cxi";
   }
   return "tcp";
 }
@@ -217,6 +222,8 @@ std::string intra_port_name(const NodeSpec& node, int gpu) {
   const char* kind = node.intra_kind == IntraKind::nvlink ? "nvlink" : node.intra_kind == IntraKind::shm ? "shm" : "pcie";
   return fmt::format("{}-{}", host_name(node, gpu), kind);
 }
+bool stages_over_host_pcie(const NodeSpec& node) { return node.intra_kind == IntraKind::nvlink && !node.gdr; }
+std::string host_pcie_name(const NodeSpec& node, int gpu) { return host_name(node, gpu) + "-host-pcie"; }
 std::string pcie_switch_name(const NodeSpec& node, int pcie_switch) { return fmt::format("{}-pcie-switch{}", node.name, pcie_switch); }
 int pcie_switch_of_gpu(const NodeSpec& node, int gpu) { return node.switch_gpus > 0 ? gpu / node.switch_gpus : -1; }
 int pcie_switches(const NodeSpec& node) { return node.switch_gpus > 0 ? (node.gpus + node.switch_gpus - 1) / node.switch_gpus : 0; }
@@ -226,8 +233,9 @@ std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch
 
 namespace {
 
-// "nic_affinity": one entry per GPU, the index of the NIC beside it or null (none of its own); every
-// NIC must have a GPU beside it, as NCCL only uses NICs it finds near a GPU.
+// "nic_affinity": one entry per GPU, the index of the NIC beside it or null (none of its own, leaving
+// through NIC g * nics / gpus across the host). A NIC may sit beside no GPU (on a CPU's root complex:
+// AWS p3dn, Azure ND v2) as long as some GPU leaves through it; a NIC no GPU uses would be idle.
 std::vector<int> read_nic_affinity(JsonObjectReader& group, const nlohmann::json& value, const NodeSpec& node) {
   const std::string hint = fmt::format("expected a list of {} entries, one per GPU: the index (0..{}) of the NIC beside it, "
                                        "or null for a GPU with no NIC of its own", node.gpus, node.nics - 1);
@@ -235,8 +243,10 @@ std::vector<int> read_nic_affinity(JsonObjectReader& group, const nlohmann::json
   std::vector<int> affinity;
   std::vector<bool> used(static_cast<std::size_t>(node.nics), false);
   for (const nlohmann::json& entry : value) {
+    const int gpu = static_cast<int>(affinity.size());
     if (entry.is_null()) {
       affinity.push_back(-1);
+      used[static_cast<std::size_t>(gpu * node.nics / node.gpus)] = true;
       continue;
     }
     const auto nic = json_integer<int>(entry, 0, node.nics - 1);
@@ -246,7 +256,8 @@ std::vector<int> read_nic_affinity(JsonObjectReader& group, const nlohmann::json
   }
   for (int k = 0; k < node.nics; ++k)
     if (!used[static_cast<std::size_t>(k)])
-      group.fail("nic_affinity", fmt::format("NIC {} has no GPU beside it: name it for at least one GPU", k));
+      group.fail("nic_affinity", fmt::format("NIC {} has no GPU beside it and no GPU leaves through it (a GPU with null leaves "
+                                             "through NIC g*nics/gpus): name it for at least one GPU", k));
   return affinity;
 }
 
@@ -268,6 +279,28 @@ void read_pcie_switch(JsonObjectReader& group, NodeSpec& node) {
 
 void assume(std::vector<std::string>& assumed, std::string value) {
   if (std::find(assumed.begin(), assumed.end(), value) == assumed.end()) assumed.push_back(std::move(value));
+}
+
+// "gdr" and, on an NVLink node that stages, "host_pcie". NCCL enables GPUDirect RDMA when GPU and NIC
+// support it and sit close (ncclTopoCheckGdr: at most PCIe switches apart, NCCL_NET_GDR_LEVEL's
+// default PXB). A topology that does not say otherwise has it where some GPU has a NIC beside it (the
+// ring enters and leaves nodes only there): staging is a property of the hardware (consumer GPUs, no
+// peer-memory driver) that the topology must state, and staged routes cost the simulation far more
+// (every GPU's flows share its way to the host). Where every NIC is across the host, NCCL stages.
+void read_gdr(JsonObjectReader& group, NodeSpec& node, std::vector<std::string>& assumed) {
+  const bool nic_beside_some_gpu = node.nic_affinity.empty() ||
+                                   std::any_of(node.nic_affinity.begin(), node.nic_affinity.end(), [](int nic) { return nic >= 0; });
+  node.gdr = group.optional_bool("gdr").value_or(nic_beside_some_gpu);
+  const bool given = group.optional_value("host_pcie") != nullptr;
+  if (!stages_over_host_pcie(node)) {
+    if (given)
+      group.fail("host_pcie", "only staged network transfers on an nvlink node cross a GPU's own PCIe link to host memory: "
+                              "give it with \"gdr\": false on an nvlink node, or leave it out");
+    return;
+  }
+  node.host_pcie = read_link(group, "host_pcie", kDefaultPcie);
+  if (!given) assume(assumed, fmt::format("GPU's PCIe link to host memory {:g} GB/s, {:g} us: default", kDefaultPcie.bandwidth_Bps / 1e9,
+                                          kDefaultPcie.latency_s * 1e6));
 }
 
 std::string intra_kind_label(IntraKind kind) {
@@ -336,7 +369,7 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
     const auto* named = std::find_if(std::begin(kNicTransports), std::end(kNicTransports),
                                      [&](NicTransport t) { return nic_transport_name(t) == *transport; });
     if (named == std::end(kNicTransports))
-      group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"{}\"", *transport));
+      group.fail("nic_transport", fmt::format("expected \"tcp\", \"ib\", \"roce\", \"efa\" or \"cxi\", found \"{}\"", *transport));
     node.nic_transport = *named;
   }
   LinkSpec nic_defaults = kDefaultNic;
@@ -351,16 +384,7 @@ void read_node_group(JsonObjectReader& group, std::set<std::string>& names, Rack
   const IntraSpec intra = read_intra(group);
   node.intra_kind = intra.kind, node.intra_ports = intra.ports, node.intra = intra.link;
   read_pcie_switch(group, node);
-  // NCCL enables GPUDirect RDMA when GPU and NIC support it and sit close (ncclTopoCheckGdr: at most
-  // PCIe switches apart, NCCL_NET_GDR_LEVEL's default PXB). A topology that does not say otherwise
-  // has it: staging is a property of the hardware (consumer GPUs, no peer-memory driver) that the
-  // topology must state, and staged routes cost the simulation far more (every GPU's flows share
-  // its way to the host).
-  const std::optional<bool> gdr = group.optional_bool("gdr");
-  node.gdr = gdr.value_or(true);
-  if (gdr == false && node.intra_kind == IntraKind::nvlink)
-    group.fail("gdr", "staging through host memory crosses a GPU's PCIe link, which an nvlink node does not describe; "
-                      "use \"gdr\": true, or describe the node as \"kind\": \"pcie\"");
+  read_gdr(group, node, assumed);
   const bool nvlink_from_model = read_gpu_model(group, node, intra, assumed);
   note_link_defaults(group, node, intra, nvlink_from_model, assumed);
   group.finish();

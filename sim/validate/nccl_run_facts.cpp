@@ -16,6 +16,10 @@ bool NcclRunFacts::any_gdr() const {
   return std::any_of(network_hops.begin(), network_hops.end(), [](const NcclNetworkHop& hop) { return hop.gdr; });
 }
 
+bool NcclRunFacts::ofi_over_cxi() const {
+  return ofi_provider == "cxi" || std::any_of(nics.begin(), nics.end(), [](const std::string& nic) { return nic.starts_with("cxi"); });
+}
+
 std::string NcclRunFacts::describe() const {
   std::vector<std::string> parts;
   if (channels) parts.push_back(fmt::format("{} channel{}", *channels, *channels == 1 ? "" : "s"));

@@ -42,6 +42,11 @@ struct NcclRunFacts {
   // at 75.0 us", aws-ofi-nccl), and the line.
   std::optional<double> net_latency_us;
   int net_latency_line = 0;
+  // The libfabric provider NCCL's OFI plugin logs ("NET/OFI Selected Provider is cxi, fabric is cxi"):
+  // "efa" on AWS, "cxi" on HPE Slingshot; empty where the log names none. The plugin's name
+  // ("AWS Libfabric") is the same on both.
+  std::string ofi_provider;
+  int ofi_provider_line = 0;
 
   bool empty() const {
     return !channels && rings.empty() && network_hops.empty() && trees.empty() && network.empty() && nics.empty() &&
@@ -50,6 +55,8 @@ struct NcclRunFacts {
   // The highest NIC index any hop used, when hops name one.
   std::optional<int> highest_device() const;
   bool any_gdr() const;
+  // The OFI plugin runs over Slingshot's cxi provider: named so, or NICs named "cxi0", ...
+  bool ofi_over_cxi() const;
   // "2 channels, NET/IB NICs 0-1 (GDRDMA), NCCL_ALGO=Ring": one line for the reader's summary.
   std::string describe() const;
 };

@@ -34,24 +34,25 @@ std::optional<NcclProtocol> protocol_named(const std::string& name) {
   return std::nullopt;
 }
 
-// The topology transports that carry NCCL's network transport TRANSPORT as the log names it: verbs
-// ("IB", also over RoCE; "IBext" from NVIDIA's plugin), sockets, AWS's plugin over EFA; none for
-// transports the topology format has no name for (GPUDirect-TCPX, ...).
-std::vector<NicTransport> topology_transports_of(const std::string& transport) {
+// The topology transports that carry NCCL's network transport TRANSPORT as the log of FACTS names it:
+// verbs ("IB", also over RoCE; "IBext" from NVIDIA's plugin), sockets, the OFI plugin (its name says
+// AWS on every fabric) over Slingshot's cxi where the log's provider or NICs say so, else over EFA;
+// none for transports the topology format has no name for (GPUDirect-TCPX, ...).
+std::vector<NicTransport> topology_transports_of(const std::string& transport, const NcclRunFacts& facts) {
   if (transport == "IB" || transport == "IBext") return {NicTransport::ib, NicTransport::roce};
   if (transport == "Socket") return {NicTransport::tcp};
-  if (transport.find("Libfabric") != std::string::npos || transport.find("OFI") != std::string::npos) return {NicTransport::efa};
+  if (transport.find("Libfabric") != std::string::npos || transport.find("OFI") != std::string::npos)
+    return {facts.ofi_over_cxi() ? NicTransport::cxi : NicTransport::efa};
   return {};
 }
 
 // Where the log's hops between nodes contradict the topology's nodes: their transport (the NIC's
 // payload share and, for EFA, its latency follow from it) and GPUDirect RDMA ("/GDRDMA" on a hop: the
 // NIC reads and writes GPU memory; without it NCCL stages through host memory, which "gdr" states).
-// Sockets always stage (the topology has no "gdr" to say for them), and an NVLink node cannot state
-// staging: no GPUDirect warning there.
+// Sockets always stage (the topology has no "gdr" to say for them): no GPUDirect warning there.
 void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& topology, const std::string& file) {
   const NcclNetworkHop& first = facts.network_hops.front();
-  const std::vector<NicTransport> expected = topology_transports_of(first.transport);
+  const std::vector<NicTransport> expected = topology_transports_of(first.transport, facts);
   const bool sockets = expected == std::vector<NicTransport>{NicTransport::tcp};
   const bool gdr = facts.any_gdr();
   const NcclNetworkHop& example =
@@ -65,7 +66,7 @@ void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& to
                    file, first.line, first.transport, node.name, nic_transport_name(node.nic_transport), nic_transport_name(expected.front()));
         return;
       }
-      if (node.gdr != gdr && !sockets && (gdr || node.intra_kind != IntraKind::nvlink)) {
+      if (node.gdr != gdr && !sockets) {
         fmt::print(stderr,
                    "ringsim: warning: {}:{}: NCCL's hops between nodes go {} GPUDirect RDMA (NET/{}/{}{}) but the topology's "
                    "node {} has \"gdr\": {}: give its nodes \"gdr\": {}\n",

@@ -344,6 +344,30 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
   CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
 }
 
+TEST_CASE("a NIC beside no GPU (AWS p3dn): NCCL's ring stages through host memory, at the GPUs' PCIe links where they bind") {
+  // 2 nodes of 8 V100 on 150 GB/s NVLink ports, one 100 Gb/s InfiniBand NIC on the CPU's root complex
+  // (nic_affinity null for every GPU), so no GPUDirect RDMA: each node's ring leaves from GPU 7 and
+  // enters at GPU 0, its 2 channels each crossing GPU 7's PCIe link up and GPU 0's down once. With 8
+  // GB/s links busbw is 8 x 2 / 2 = 8 GB/s; told "gdr": true the NIC binds at its payload, 12.5 x
+  // 4096/4122 = 12.42 GB/s.
+  TempDir dir;
+  const auto node = [](const std::string& stated) {
+    return R"({"name": "p3dn", "racks": [{"name": "pod", "switch": {"latency": "0.5us"}, "nodes": [{"name": "node", "count": 2,
+        "gpus": 8, "gpu_model": "Tesla V100-SXM2-32GB", "nic_transport": "ib", "nic_affinity": [null, null, null, null, null, null, null, null], )" +
+           stated + R"(, "nic": {"bandwidth": "100Gbps"}, "intra": {"kind": "nvlink"}}]}]})";
+  };
+  const auto staged = dir.write("staged.json", node(R"("host_pcie": {"bandwidth": "8GBps"})"));
+  const auto direct = dir.write("direct.json", node(R"("gdr": true)"));
+  const std::string model = R"({"network": "NCCL", "nccl": {"version": "2.29", "protocol": "Simple"}})";
+  const auto a = run_scenario(dir, scenario(staged.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
+  const auto b = run_scenario(dir, scenario(direct.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
+  const nlohmann::json& row = row_for(a, "nccl_ring", 16);
+  const double simulated = row.at("time_s").get<double>(), closed_form = row.at("closed_form_s").get<double>();
+  CHECK(busbw_of(a, 16) == doctest::Approx(8).epsilon(0.03));
+  CHECK(closed_form == doctest::Approx(simulated).epsilon(0.03));
+  CHECK(busbw_of(b, 16) == doctest::Approx(12.5 * 4096 / 4122).epsilon(0.03));
+}
+
 TEST_CASE("rails: nccl_tree's channels leave a node through its NICs in turn, as its rings do") {
   // 4 nodes of 4 GPUs, tree channels only (Simple). The double binary tree over 4 nodes puts 4 flows
   // of half the buffer on the busiest nodes' network each way (children and parent over both trees),

@@ -327,6 +327,16 @@ TEST_CASE("validate warns where NCCL's hops between nodes contradict the topolog
   CHECK_MESSAGE(gdr_on_staged.err.find("gdr.txt:13: NCCL's hops between nodes go with GPUDirect RDMA (NET/IB/0/GDRDMA) but the "
                                        "topology's node node0 has \"gdr\": false: give its nodes \"gdr\": true") != std::string::npos,
                 gdr_on_staged.err);
+  // aws-ofi-nccl's hops say AWS on every fabric; its provider line tells HPE Slingshot's cxi from EFA.
+  const auto slingshot = validate_with_hop("cxi.txt", "hkbu-10GbE.json",
+                                           "NET/AWS Libfabric/0\nnode2:5:6 [0] NCCL INFO NET/OFI Selected Provider is cxi, fabric is cxi (found 4 nics)");
+  REQUIRE_MESSAGE(slingshot.exit_code <= 1, slingshot.err);
+  CHECK_MESSAGE(slingshot.err.find("cxi.txt:13: NCCL sends between nodes over NET/AWS Libfabric but the topology's node node0 has "
+                                   "\"nic_transport\": \"tcp\": give its nodes \"nic_transport\": \"cxi\"") != std::string::npos,
+                slingshot.err);
+  const auto efa = validate_with_hop("efa.txt", "hkbu-10GbE.json", "NET/AWS Libfabric/0");
+  REQUIRE_MESSAGE(efa.exit_code <= 1, efa.err);
+  CHECK_MESSAGE(efa.err.find("give its nodes \"nic_transport\": \"efa\"") != std::string::npos, efa.err);
   const auto agreeing = validate_with_hop("socket.txt", "hkbu-10GbE.json", "NET/Socket/0");
   REQUIRE_MESSAGE(agreeing.exit_code <= 1, agreeing.err);
   CHECK_MESSAGE(agreeing.err.find("warning") == std::string::npos, agreeing.err);

@@ -171,14 +171,22 @@ TEST_CASE("import: ibv_devinfo of an EFA device (link layer Unspecified) is EFA 
   CHECK_FALSE(nic.rate_Gbps);
 }
 
-TEST_CASE("import: Slingshot's cxi NICs are said to have no transport key") {
+TEST_CASE("import: Slingshot's cxi NICs get their own transport, cxi") {
   const ImportedTopology imported = import_topology({facts_of("\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
                                                               "GPU0\t X \tNV6\tPIX\tSYS\t0-15\t0\t\tN/A\nGPU1\tNV6\t X \tSYS\tPIX\t16-31\t1\t\tN/A\n\n"
                                                               "NIC Legend:\n\n  NIC0: cxi0\n  NIC1: cxi1\n")}, ImportOptions{});
-  const std::string description = imported.topology["description"];
-  CHECK(description.find("cxi NICs are HPE Slingshot's") != std::string::npos);
   CHECK(imported.topology["racks"][0]["nodes"][0]["nics"] == 2);
-  CHECK_FALSE(imported.topology["racks"][0]["nodes"][0].contains("nic_transport"));
+  CHECK(imported.topology["racks"][0]["nodes"][0]["nic_transport"] == "cxi");
+}
+
+TEST_CASE("import: NCCL's log over the OFI plugin on Slingshot (provider cxi) gives cxi NICs, not EFA's") {
+  const PrintFacts facts = facts_of("host1:1:1 [0] NCCL INFO NET/OFI Selected Provider is cxi, fabric is cxi (found 4 nics)\n"
+                                    "host1:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/AWS Libfabric/1/GDRDMA\n");
+  REQUIRE(facts.nics.size() == 2);
+  const NicFact first = facts.nics[0];
+  CHECK(first.name == "cxi0");
+  REQUIRE(first.transport);
+  CHECK(*first.transport == NicTransport::cxi);
 }
 
 TEST_CASE("import: scontrol show topology's lines (Level=, an upper switch listing every node below it) give the leaves") {

@@ -130,3 +130,23 @@ TEST_CASE("bus bandwidth: GPUs staging through host memory in pairs behind a PCI
   for (NcclNodeFacts& node : facts.nodes) node.switch_of_gpu = {-1, -1, -1, -1};
   CHECK(nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2).bus_bandwidth_Bps == doctest::Approx(12e9));  // the ports
 }
+
+TEST_CASE("bus bandwidth: NVLink GPUs staging through host memory cross their own PCIe link, not their NVLink port") {
+  // 2 nodes of 8 GPUs on 150 GB/s NVLink ports, one 12.4 GB/s NIC beside no GPU (AWS p3dn), each GPU's
+  // PCIe link to host memory 8 GB/s. The ring leaves each node from its last GPU and enters at its first;
+  // per channel GPU 7's PCIe link carries the staged send up once and GPU 0's the receive down once, so
+  // with 2 channels the bus gets 8 x 2 / 2 = 8 GB/s; the ports carry the hops inside the node only.
+  NcclTopologyFacts facts = facts_of(2, std::vector<int>(8, -1), 12.4, 150);
+  for (NcclNodeFacts& node : facts.nodes) {
+    node.nic_links = {"node-nic"};
+    node.gdr = false;
+    node.host_pcie_bandwidth_Bps = 8e9;
+    for (int g = 0; g < 8; ++g) node.host_pcie_links.push_back("node-gpu" + std::to_string(g) + "-host-pcie");
+  }
+  const NcclRailUse staged = nccl_rail_use(facts, block({8, 8}), 2);
+  CHECK(staged.search_channels == 1);
+  CHECK(staged.bus_bandwidth_Bps == doctest::Approx(8e9));
+  CHECK(staged.bottleneck.find("-host-pcie") != std::string::npos);
+  for (NcclNodeFacts& node : facts.nodes) node.gdr = true;
+  CHECK(nccl_rail_use(facts, block({8, 8}), 2).bus_bandwidth_Bps == doctest::Approx(12.4e9));  // the NIC
+}

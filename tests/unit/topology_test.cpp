@@ -80,7 +80,7 @@ TEST_CASE("an EFA NIC takes 10 us unless the topology says otherwise, and RoCE's
   CHECK(transport_payload_share(NicTransport::efa) == transport_payload_share(NicTransport::roce));
   auto unknown = dir.write("x.json", R"({"racks": [{"nodes": [{"name": "n", "nic_transport": "srd"}]}]})");
   CHECK(RINGSIM_ERROR_OF(load_topology(unknown)) ==
-        unknown.string() + ": /racks/0/nodes/0/nic_transport: expected \"tcp\", \"ib\", \"roce\" or \"efa\", found \"srd\"");
+        unknown.string() + ": /racks/0/nodes/0/nic_transport: expected \"tcp\", \"ib\", \"roce\", \"efa\" or \"cxi\", found \"srd\"");
 }
 
 TEST_CASE("a switch without bandwidth is non-blocking and one with bandwidth is a shared backplane") {
@@ -202,15 +202,12 @@ TEST_CASE("without GPUDirect RDMA NCCL's network transfers cross the GPU's way t
   CHECK(embed_ring(hkbu, nccl, {"node0-gpu3", "node1-gpu0"}).routes[0] == staged);
   const std::vector<LinkUse> direct{{"node0-nic", "up"}, {"rack0-switch", "shared"}, {"node1-nic", "down"}};
   CHECK(embed_ring(hkbu, PlatformModel{}, {"node0-gpu3", "node1-gpu0"}).routes[0] == direct);
-  // Nodes have GPUDirect RDMA unless the topology says not; staging NVLink nodes is not describable.
+  // Nodes have GPUDirect RDMA unless the topology says not.
   TempDir dir;
   const auto nvlink = dir.write("nvlink.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "intra": {"kind": "nvlink"}}]}]})");
   CHECK(load_topology(nvlink).racks[0].nodes[0].gdr);
   const auto pcie = dir.write("pcie.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2}]}]})");
   CHECK(load_topology(pcie).racks[0].nodes[0].gdr);
-  const auto staged_nvlink =
-      dir.write("staged.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "gdr": false, "intra": {"kind": "nvlink"}}]}]})");
-  CHECK(RINGSIM_ERROR_OF(load_topology(staged_nvlink)).find("/racks/0/nodes/0/gdr: staging through host memory") != std::string::npos);
   const auto bus_switch =
       dir.write("bus.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "pcie_switch": {"gpus": 2}}]}]})");
   CHECK(RINGSIM_ERROR_OF(load_topology(bus_switch)).find("/racks/0/nodes/0/pcie_switch: a PCIe switch shared by GPUs needs") !=
@@ -252,4 +249,75 @@ TEST_CASE("a GPU model implies its NVLink rate and reduction speed where the top
   CHECK(unknown.racks[0].nodes[0].intra.bandwidth_Bps == doctest::Approx(300e9));
   CHECK(std::count(unknown.assumed.begin(), unknown.assumed.end(), "NVLink 300 GB/s per GPU: default") == 1);
   CHECK(std::count(unknown.assumed.begin(), unknown.assumed.end(), "GPU speed 1 Tflop/s: default") == 1);
+}
+
+TEST_CASE("an NVLink node without GPUDirect RDMA stages NCCL's network transfers over each GPU's own PCIe link to host memory") {
+  TempDir dir;
+  const auto staged = dir.write("staged.json", R"({"racks": [{"nodes": [{"name": "n", "count": 2, "gpus": 2, "gdr": false,
+      "intra": {"kind": "nvlink"}, "host_pcie": {"bandwidth": "16GBps"}}]}]})");
+  const Topology topology = load_topology(staged);
+  const NodeSpec& node = topology.racks[0].nodes[0];
+  CHECK_FALSE(node.gdr);
+  CHECK(node.host_pcie.bandwidth_Bps == 16e9);
+  CHECK(node.host_pcie.latency_s == 0.5e-6);  // PCIe's default
+  PlatformModel nccl;
+  nccl.nccl_staging = true;
+  const std::vector<LinkUse> across{{"n0-gpu1-host-pcie", "up"}, {"n0-nic", "up"}, {"rack0-switch", "shared"}, {"n1-nic", "down"},
+                                    {"n1-gpu0-host-pcie", "down"}};
+  CHECK(embed_ring(topology, nccl, {"n0-gpu1", "n1-gpu0"}).routes[0] == across);
+  // GPU to GPU stays on NVLink; MPI's routes do not stage.
+  const std::vector<LinkUse> inside{{"n0-gpu0-nvlink", "up"}, {"n0-gpu1-nvlink", "down"}};
+  CHECK(embed_ring(topology, nccl, {"n0-gpu0", "n0-gpu1"}).routes[0] == inside);
+  const std::vector<LinkUse> direct{{"n0-nic", "up"}, {"rack0-switch", "shared"}, {"n1-nic", "down"}};
+  CHECK(embed_ring(topology, PlatformModel{}, {"n0-gpu1", "n1-gpu0"}).routes[0] == direct);
+  // The link's default is named; a node that does not stage has no such link to describe.
+  const auto defaulted =
+      dir.write("defaulted.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "gdr": false, "intra": {"kind": "nvlink"}}]}]})");
+  const Topology plain = load_topology(defaulted);
+  CHECK(plain.racks[0].nodes[0].host_pcie.bandwidth_Bps == 12e9);
+  CHECK(std::count(plain.assumed.begin(), plain.assumed.end(), "GPU's PCIe link to host memory 12 GB/s, 0.5 us: default") == 1);
+  const auto direct_node = dir.write("gdr.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "intra": {"kind": "nvlink"},
+      "host_pcie": {"bandwidth": "16GBps"}}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(direct_node)) ==
+        direct_node.string() + ": /racks/0/nodes/0/host_pcie: only staged network transfers on an nvlink node cross a GPU's own "
+                               "PCIe link to host memory: give it with \"gdr\": false on an nvlink node, or leave it out");
+}
+
+TEST_CASE("a NIC beside no GPU (on the CPU's root complex, AWS p3dn) carries every GPU's traffic, staged in host memory") {
+  TempDir dir;
+  const auto p3dn = dir.write("p3dn.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 8, "nic_affinity": [null, null, null, null,
+      null, null, null, null], "intra": {"kind": "nvlink"}}]}]})");
+  const NodeSpec node = load_topology(p3dn).racks[0].nodes[0];
+  CHECK_FALSE(node.gdr);  // NCCL's GDR level (PXB) is not met across the host
+  for (int g = 0; g < 8; ++g) {
+    CAPTURE(g);
+    CHECK(nic_beside_gpu(node, g) == -1);
+    CHECK(nic_of_gpu(node, g) == 0);
+  }
+  // Told otherwise (NCCL_NET_GDR_LEVEL=SYS), the node reads and writes GPU memory from the NIC.
+  const auto forced = dir.write("forced.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 2, "nic_affinity": [null, null],
+      "gdr": true, "intra": {"kind": "nvlink"}}]}]})");
+  CHECK(load_topology(forced).racks[0].nodes[0].gdr);
+  // Some GPU beside a NIC: the ring enters and leaves there, with GPUDirect RDMA.
+  const auto half = dir.write("half.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 4, "nics": 2, "nic_affinity": [0, 0, null, null]}]}]})");
+  CHECK(load_topology(half).racks[0].nodes[0].gdr);
+  // A NIC no GPU sits beside or leaves through would be idle.
+  const auto idle = dir.write("idle.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 4, "nics": 2, "nic_affinity": [0, 0, 0, 0]}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(idle)) ==
+        idle.string() + ": /racks/0/nodes/0/nic_affinity: NIC 1 has no GPU beside it and no GPU leaves through it (a GPU with "
+                        "null leaves through NIC g*nics/gpus): name it for at least one GPU");
+}
+
+TEST_CASE("cxi: HPE Slingshot's NICs through NCCL's OFI plugin are a transport of their own, at RoCE v2's payload share") {
+  TempDir dir;
+  const auto slingshot = dir.write("slingshot.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 4, "nics": 4, "nic_transport": "cxi",
+      "nic": {"bandwidth": "200Gbps"}}]}]})");
+  const NodeSpec node = load_topology(slingshot).racks[0].nodes[0];
+  CHECK(node.nic_transport == NicTransport::cxi);
+  CHECK(nic_transport_name(node.nic_transport) == "cxi");
+  CHECK(node.nic.latency_s == 1e-6);  // verbs-class, not EFA's 10 us
+  CHECK(transport_payload_share(NicTransport::cxi) == doctest::Approx(4096.0 / 4178.0));
+  const auto unknown = dir.write("unknown.json", R"({"racks": [{"nodes": [{"name": "n", "nic_transport": "slingshot"}]}]})");
+  CHECK(RINGSIM_ERROR_OF(load_topology(unknown)) ==
+        unknown.string() + ": /racks/0/nodes/0/nic_transport: expected \"tcp\", \"ib\", \"roce\", \"efa\" or \"cxi\", found \"slingshot\"");
 }

@@ -131,12 +131,13 @@ void read_hop_affinity(const NcclRunFacts& run, const std::vector<TextLine>& lin
 void read_nic_facts(const NcclRunFacts& run, const InfoReading& reading, const std::string& file, PrintFacts& facts) {
   std::vector<std::string> names(run.nics.begin(), run.nics.end());
   std::optional<NicTransport> transport;
+  int line = reading.nics_line != 0 ? reading.nics_line : reading.efa_line;
   if (run.network == "Socket") transport = NicTransport::tcp;
   if (reading.efa_line != 0 || run.network.find("Libfabric") != std::string::npos) transport = NicTransport::efa;
-  int line = reading.nics_line != 0 ? reading.nics_line : reading.efa_line;
+  if (run.ofi_over_cxi()) transport = NicTransport::cxi, line = line != 0 ? line : run.ofi_provider_line;
   // A plugin that lists no NIC by name (aws-ofi-nccl): as many as the hops' highest index says.
   if (names.empty() && run.highest_device()) {
-    for (int n = 0; n <= *run.highest_device(); ++n) names.push_back(fmt::format("{}{}", transport == NicTransport::efa ? "efa" : "net", n));
+    for (int n = 0; n <= *run.highest_device(); ++n) names.push_back(fmt::format("{}{}", transport == NicTransport::efa ? "efa" : transport == NicTransport::cxi ? "cxi" : "net", n));
     if (line == 0) line = run.network_hops.front().line;
   }
   if (names.empty()) return;

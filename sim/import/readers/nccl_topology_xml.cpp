@@ -152,7 +152,7 @@ void read_nic_facts(const std::vector<XmlDevice>& gpus, const std::vector<XmlDev
   std::vector<std::string> used;
   for (const int n : assignment.used) used.push_back(facts.nics[static_cast<std::size_t>(n)].name);
   if (used.empty()) {
-    note_no_nic_beside_gpus(facts, at);
+    state_no_nic_beside_gpus(facts, static_cast<int>(gpus.size()), at);
     return;
   }
   facts.used_nics = Sourced<std::vector<std::string>>{used, at};

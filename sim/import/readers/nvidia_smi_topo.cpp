@@ -219,7 +219,7 @@ PrintFacts read_nvidia_smi_topo(std::string_view text, const std::string& file) 
   std::vector<std::string> used;
   for (const int n : assignment.used) used.push_back(facts.nics[static_cast<std::size_t>(n)].name);
   if (used.empty()) {
-    note_no_nic_beside_gpus(facts, at);
+    state_no_nic_beside_gpus(facts, static_cast<int>(distance.size()), at);
     return facts;
   }
   facts.used_nics = Sourced<std::vector<std::string>>{used, at};

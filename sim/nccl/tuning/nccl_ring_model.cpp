@@ -164,6 +164,7 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
       each.port_bandwidth_Bps = node.intra_ports ? node.intra.bandwidth_Bps : 0;
       each.switch_bandwidth_Bps = node.pcie_switch.bandwidth_Bps;
       each.gdr = node.gdr;
+      if (stages_over_host_pcie(node)) each.host_pcie_bandwidth_Bps = node.host_pcie.bandwidth_Bps;
       for (int k = 0; k < pcie_switches(node); ++k) each.switch_links.push_back(pcie_switch_name(node, k));
       for (int k = 0; k < node.nics; ++k) each.nic_links.push_back(nic_link_name(node, k));
       for (int g = 0; g < node.gpus; ++g) {
@@ -171,6 +172,7 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
         each.nic_beside_gpu.push_back(nic_beside_gpu(node, g));
         if (node.intra_ports) each.port_links.push_back(intra_port_name(node, g));
         each.switch_of_gpu.push_back(pcie_switch_of_gpu(node, g));
+        if (stages_over_host_pcie(node)) each.host_pcie_links.push_back(host_pcie_name(node, g));
       }
     }
   return facts;

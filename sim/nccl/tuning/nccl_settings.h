@@ -66,6 +66,10 @@ struct NcclNodeFacts {
   std::vector<std::string> switch_links;  // uplinks of the PCIe switches GPUs share on their way to host memory
   std::vector<int> switch_of_gpu;    // per GPU, its switch, -1 for none (or no ports)
   double switch_bandwidth_Bps = 0;   // each switch's uplink
+  // Each GPU's own PCIe link to host memory beside NVLink (NodeSpec::host_pcie), which staged network
+  // transfers cross instead of its port; none elsewhere.
+  std::vector<std::string> host_pcie_links;
+  double host_pcie_bandwidth_Bps = 0;
   bool gdr = true;                   // GPUDirect RDMA: without, network transfers are staged in host memory
 };
 

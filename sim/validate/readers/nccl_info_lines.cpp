@@ -147,6 +147,13 @@ NcclRunFacts read_nccl_info_lines(const std::vector<TextLine>& lines) {
         facts.net_latency_us = *us;
         facts.net_latency_line = number;
       }
+    } else if (words.size() >= 5 && words[0] == "NET/OFI" && words[1] == "Selected" && (words[2] == "Provider" || words[2] == "provider") &&
+               words[3] == "is" && facts.ofi_provider.empty()) {
+      // aws-ofi-nccl: "NET/OFI Selected Provider is efa (found 4 nics)", "... is cxi, fabric is cxi".
+      std::string_view provider = words[4];
+      if (provider.ends_with(',')) provider.remove_suffix(1);
+      facts.ofi_provider = std::string(provider);
+      facts.ofi_provider_line = number;
     } else if (words[0] == "Trees") {
       facts.trees.emplace_back(body);
     } else if (words.size() >= 6 && words[1] == "set" && words[2] == "by" && words[3] == "environment" && words[4] == "to") {
