@@ -1,8 +1,6 @@
 #include "sweep_run.h"
 
-#include "../analysis/algorithm_costs.h"
 #include "../cases/simulated_case.h"
-#include "../analysis/case_costs.h"
 #include "../analysis/variant_plan.h"
 #include "../cases/case_jobs.h"
 #include "../cases/work_directory.h"

@@ -16,29 +16,25 @@ double nccl_nvls_efficiency(int compute_capability) { return compute_capability 
 double nccl_nvls_latency_s(const NcclRelease& release) { return nvls_latency_us(release) / 1e6; }
 
 NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes) {
-  NcclPrediction p;
-  p.protocol = NcclProtocol::simple;
-  p.latency_s = nccl_nvls_latency_s(*c.release);
+  double algbw_Bps = 0;
   const double channels = c.nvls_channels;
   const double bw = c.nvls_channel_Bps;
   const NcclNvlsFormula formula = c.release->nvls_formula;
   if (formula == NcclNvlsFormula::ring_graph) {
-    p.algbw_Bps = 0.75 * c.search_channels * c.channel_bandwidth_Bps;  // the ring's graph
+    algbw_Bps = 0.75 * c.search_channels * c.channel_bandwidth_Bps;  // the ring's graph
   } else if (formula == NcclNvlsFormula::heads_three_quarters) {
-    p.algbw_Bps = 0.75 * channels * bw;
+    algbw_Bps = 0.75 * channels * bw;
   } else if (formula == NcclNvlsFormula::heads_five_sixths) {
-    p.algbw_Bps = 5.0 / 6.0 * channels * bw;
+    algbw_Bps = 5.0 / 6.0 * channels * bw;
   } else {
     const double bus = channels * bw * nccl_nvls_efficiency(c.compute_capability) * (channels - 1) / channels * 2;
-    p.algbw_Bps = bus * c.ranks / (2.0 * (c.ranks - 1));
+    algbw_Bps = bus * c.ranks / (2.0 * (c.ranks - 1));
   }
-  p.time_s = p.latency_s + static_cast<double>(bytes) / p.algbw_Bps;
-  return p;
+  return nccl_prediction(NcclProtocol::simple, nccl_nvls_latency_s(*c.release), algbw_Bps, bytes);
 }
 
 NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes) {
-  NcclPrediction p;
-  p.protocol = NcclProtocol::simple;
+  double algbw_Bps = 0, latency_s = 0;
   const double channels = c.nvls_channels, intra = c.nvls_channel_Bps, inter = c.nvls_inter_Bps;
   const double nodes = c.nodes;
   const int log2_nodes = nccl_log2i(c.nodes);
@@ -47,22 +43,21 @@ NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes) {
   const double hw_hop_us = k.hop_latency_us[kNcclNetHop][kNcclNvlsTree][kNcclSimple];
   const double net_hop_us = nccl_network_hop_us(c, hw_hop_us, NcclProtocol::simple);
   if (k.nvls_formula == NcclNvlsFormula::ring_graph || k.nvls_formula == NcclNvlsFormula::heads_three_quarters) {
-    p.algbw_Bps = channels * (c.nodes <= 2 ? intra : inter) * 0.70 * nodes / (2 * (nodes - 1));
-    p.latency_s = (nvls_latency_us(k) + 2 * (nodes - 1) * hw_hop_us) * 1e-6;
+    algbw_Bps = channels * (c.nodes <= 2 ? intra : inter) * 0.70 * nodes / (2 * (nodes - 1));
+    latency_s = (nvls_latency_us(k) + 2 * (nodes - 1) * hw_hop_us) * 1e-6;
   } else if (k.nvls_formula == NcclNvlsFormula::heads_five_sixths) {
-    p.algbw_Bps = 5.0 / 6.0 * channels * std::min(intra, c.nodes <= 2 ? inter : inter / 2);
-    p.latency_s = (nvls_latency_us(k) + 2 * log2_nodes * net_hop_us) * 1e-6;
+    algbw_Bps = 5.0 / 6.0 * channels * std::min(intra, c.nodes <= 2 ? inter : inter / 2);
+    latency_s = (nvls_latency_us(k) + 2 * log2_nodes * net_hop_us) * 1e-6;
   } else {
     // perChMaxNVLSTreeBw (GB/s) of Hopper or Blackwell, on two nodes or more.
     const std::size_t blackwell = c.compute_capability >= 100 ? 1 : 0, more_nodes = c.nodes <= 2 ? 0 : 1;
     const double cap = k.nvls_tree_cap_GBps[blackwell][more_nodes] * 1e9;
     const double intra_bw = intra * nccl_nvls_efficiency(c.compute_capability) * (channels - 1) / channels * 2;
     const double bus = channels * std::min({intra_bw, inter * (c.nodes <= 2 ? 2 : 1), cap});
-    p.algbw_Bps = bus * c.ranks / (2.0 * (c.ranks - 1));
-    p.latency_s = (nvls_latency_us(k) + 2 * log2_nodes * net_hop_us) * 1e-6;
+    algbw_Bps = bus * c.ranks / (2.0 * (c.ranks - 1));
+    latency_s = (nvls_latency_us(k) + 2 * log2_nodes * net_hop_us) * 1e-6;
   }
-  p.time_s = p.latency_s + static_cast<double>(bytes) / p.algbw_Bps;
-  return p;
+  return nccl_prediction(NcclProtocol::simple, latency_s, algbw_Bps, bytes);
 }
 
 }  // namespace ringsim

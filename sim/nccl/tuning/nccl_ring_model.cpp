@@ -78,11 +78,15 @@ NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uin
                                                     : b >= c.ranks / 16.0 * 65536;
     if (plateau) latency_us *= k.ring_plateau_factor[static_cast<std::size_t>(nccl_gpu_generation(c.compute_capability))];
   }
+  return nccl_prediction(protocol, latency_us * 1e-6, algbw_GBps * 1e9, bytes);
+}
+
+NcclPrediction nccl_prediction(NcclProtocol protocol, double latency_s, double algbw_Bps, std::uint64_t bytes) {
   NcclPrediction prediction;
   prediction.protocol = protocol;
-  prediction.latency_s = latency_us * 1e-6;
-  prediction.algbw_Bps = algbw_GBps * 1e9;
-  prediction.time_s = prediction.latency_s + static_cast<double>(bytes) / prediction.algbw_Bps;
+  prediction.latency_s = latency_s;
+  prediction.algbw_Bps = algbw_Bps;
+  prediction.time_s = latency_s + static_cast<double>(bytes) / algbw_Bps;
   return prediction;
 }
 

@@ -59,6 +59,9 @@ struct NcclPrediction {
   double time_s = 0;
 };
 
+// NCCL's time for BYTES under PROTOCOL at LATENCY_S and ALGBW_BPS (tuning.cc: latency + size / bandwidth).
+NcclPrediction nccl_prediction(NcclProtocol protocol, double latency_s, double algbw_Bps, std::uint64_t bytes);
+
 // Simple's handshake per slice and hop, in seconds: the version's Simple hop latency less LL's
 // (tuning.cc), inside a node (NVLink or PCIe) and across nodes. LL pays its hop latency on the wire;
 // what Simple pays beyond it is its thread block's fence and post and the peer's poll of the flag.

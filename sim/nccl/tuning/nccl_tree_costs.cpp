@@ -63,12 +63,7 @@ NcclPrediction tree_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t
   const double net_us = k.hop_latency_us[kNcclNetHop][kNcclTree][pi];
   const double latency_us = k.base_latency_us[kNcclTree][pi] +
                             2 * ((per_node - 1) * intra + nccl_log2i(c.nodes) * nccl_network_hop_us(c, net_us, protocol));
-  NcclPrediction prediction;
-  prediction.protocol = protocol;
-  prediction.latency_s = latency_us * 1e-6;
-  prediction.algbw_Bps = algbw_GBps * 1e9;
-  prediction.time_s = prediction.latency_s + static_cast<double>(bytes) / prediction.algbw_Bps;
-  return prediction;
+  return nccl_prediction(protocol, latency_us * 1e-6, algbw_GBps * 1e9, bytes);
 }
 
 }  // namespace
