@@ -125,7 +125,7 @@ int calibrate_command(int argc, char** argv) {
 
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   const Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
-  const TraceInput input = read_trace_input(args, scenario, "calibrate");
+  const TraceInput input = read_trace_input(args, scenario, platform.layout, "calibrate");
   const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);
   print_placement_source(input, scenario, false);
   learn_trace_nccl_run(scenario, input, platform);

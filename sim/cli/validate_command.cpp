@@ -205,7 +205,7 @@ int validate_command(int argc, char** argv) {
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   const Platform platform = load_platform(scenario.topology);
-  const TraceInput input = read_trace_input(args, scenario, "validate");
+  const TraceInput input = read_trace_input(args, scenario, platform.layout, "validate");
   print_placement_source(input, scenario, options.quiet);
   learn_trace_nccl_run(scenario, input, platform);
   note_tree_signature(scenario, input, platform);
