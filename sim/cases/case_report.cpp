@@ -23,12 +23,16 @@ namespace {
 // per size, as NCCL would choose them and launch them, and what the rank program takes from NCCL's
 // view of the case: all read off the case's plan (nccl_plan.h).
 std::vector<std::string> nccl_arguments(const Scenario& scenario, const NcclPlan& plan) {
-  std::string channels, protocols, algorithms;
+  std::string channels, protocols, algorithms, software;
+  bool spends_software = false;
   for (std::uint64_t bytes : scenario.sizes) {
     const NcclChoice choice = plan.choice_at(bytes);
     channels += (channels.empty() ? "" : ",") + std::to_string(plan.launch_channels_at(bytes));
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
     algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
+    const double software_s = plan.software_cost_at(bytes);
+    software += fmt::format("{}{:g}", software.empty() ? "" : ",", software_s * 1e6);
+    spends_software = spends_software || software_s > 0;
   }
   std::vector<std::string> arguments{"--nccl-channels", channels, "--nccl-buffsize", std::to_string(plan.settings.buffsize),
                                      "--nccl-protocols", protocols};
@@ -44,6 +48,7 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const NcclPlan
   if (const auto& nvls = plan.nvls)
     arguments.insert(arguments.end(), {"--nccl-nvls", fmt::format("{:g},{:g}", nvls->efficiency, nvls->latency_s * 1e6)});
   if (plan.request == NcclRequest::choice) arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
+  if (spends_software) arguments.insert(arguments.end(), {"--nccl-software", software});
   if (plan.request != NcclRequest::ring)  // how the tree runs its phases and NVLS cuts its chunks depend on the release
     arguments.insert(arguments.end(), {"--nccl-enqueue", nccl_enqueue_argument(plan.rules)});
   // The NIC beside each rank's GPU, when any rank is not beside its node's first NIC: the channels'

@@ -108,6 +108,13 @@ int NcclPlan::launch_channels_at(std::uint64_t bytes) const {
                       : nccl_nvls_launch_channels(*nccl_case);
 }
 
+double NcclPlan::software_cost_at(std::uint64_t bytes) const {
+  if (!nccl_network || !nccl_case) return 0;
+  const NcclChoice choice = choice_at(bytes);
+  return nccl_software_cost_s(settings.software, choice.algorithm, nccl_case->ranks, nccl_case->nodes, nccl_case->nvlink,
+                              nccl_case->net_path);
+}
+
 std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
   const std::optional<NcclRequest> request = nccl_request_of(algorithm);
   if (!request) return std::nullopt;

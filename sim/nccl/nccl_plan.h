@@ -51,6 +51,9 @@ struct NcclPlan {
   NcclChoice choice_at(std::uint64_t bytes) const;
   // The channels a call of BYTES runs on (enqueue.cc; the settings' channels without facts).
   int launch_channels_at(std::uint64_t bytes) const;
+  // NCCL's software cost of a call of BYTES, seconds (nccl_software_costs.h): under the model made for
+  // NCCL where there is a case; 0 elsewhere.
+  double software_cost_at(std::uint64_t bytes) const;
 };
 
 // The plan of ALGORITHM on PLACEMENT under MODEL; nullopt unless ALGORITHM is one of NCCL's.

@@ -48,6 +48,9 @@ struct NcclRankSettings {
   double nvls_latency_s = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   NcclEnqueueRules rules;
+  // NCCL's software cost of one call (launch, host side, the proxy's and plugin's per-step costs:
+  // sim/nccl/tuning/nccl_software_costs.h), spent before the call's first transfer. 0: none.
+  double software_s = 0;
 };
 
 }  // namespace ringsim

@@ -72,7 +72,7 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
   return "";
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-software, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     options.nccl_channels.clear();
@@ -112,6 +112,16 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else if (name == "NVLS") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls);
       else if (name == "NVLSTree") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls_tree);
       else return "--nccl-algorithms takes Ring, Tree, NVLS or NVLSTree, comma-separated (one per size)";
+      from = comma + 1;
+    }
+  } else if (flag == "--nccl-software") {
+    options.nccl_software_s.clear();
+    for (std::size_t from = 0; from <= value.size();) {
+      const std::size_t comma = std::min(value.find(',', from), value.size());
+      double us = -1;
+      if (!parse_number(value.substr(from, comma - from), us) || us < 0)
+        return "--nccl-software takes microsecond counts of 0 and above, comma-separated (one per size)";
+      options.nccl_software_s.push_back(us * 1e-6);
       from = comma + 1;
     }
   } else if (flag == "--nccl-rails") {

@@ -28,6 +28,7 @@ struct RankOptions {
   std::vector<int> nccl_channels;
   std::vector<NcclWire> nccl_protocols;
   std::vector<NcclAlgorithmKind> nccl_algorithms;  // nccl: --nccl-algorithms Ring|Tree,... (one per size, or one for all)
+  std::vector<double> nccl_software_s;  // --nccl-software US,... (one per size, or one for all)
   // --nccl-rails LIST (rank_nodes.h's format): 1 + the NIC beside each rank's GPU, 0 for none. Stored
   // as the NIC index, -1 for none; empty: every rank beside its node's one NIC.
   std::vector<int> nccl_rail_of_rank;
@@ -37,6 +38,7 @@ struct RankOptions {
     if (!nccl_channels.empty()) settings.channels = nccl_channels[std::min(size_index, nccl_channels.size() - 1)];
     if (!nccl_protocols.empty()) settings.protocol = nccl_protocols[std::min(size_index, nccl_protocols.size() - 1)];
     if (!nccl_algorithms.empty()) settings.algorithm = nccl_algorithms[std::min(size_index, nccl_algorithms.size() - 1)];
+    if (!nccl_software_s.empty()) settings.software_s = nccl_software_s[std::min(size_index, nccl_software_s.size() - 1)];
     return settings;
   }
 };
@@ -53,6 +55,7 @@ inline constexpr const char* kRankUsage =
     "                    [--nccl-block-rates LL_GBPS,LL128_GBPS] [--nccl-tree-hops LL_US,LL128_US]\n"
     "                    [--nccl-nvls EFFICIENCY,LATENCY_US]\n"
     "                    [--nccl-algorithms Ring|Tree,...] [--nccl-enqueue 1,1,524288,0,64] [--nccl-rails LIST]\n"
+    "                    [--nccl-software US,...]\n"
     "  --nodes LIST: node index of every rank, e.g. 0x4,1x3,2 (needed by hierarchical)";
 
 }  // namespace ringsim

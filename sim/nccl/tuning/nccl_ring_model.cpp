@@ -162,6 +162,7 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
         facts.nvlink_links = node.nvlink_links;
       }
       facts.nvlink = (first || facts.nvlink) && node.intra_kind == IntraKind::nvlink;
+      if (first) facts.nic_transport = node.nic_transport;
       first = false;
       NcclNodeFacts& each = facts.nodes.emplace_back();
       each.nic_bandwidth_Bps = node.nic.bandwidth_Bps;
@@ -206,6 +207,7 @@ NcclCase nccl_case(const NcclSettings& settings, const NcclTopologyFacts& facts,
   c.ranks = ranks;
   c.nodes = std::max(1, nodes);
   c.nvlink = facts.nvlink;
+  c.net_path = nccl_net_path(facts.nic_transport);
   c.nic_beside_gpu = !facts.nodes.empty() && std::all_of(facts.nodes.begin(), facts.nodes.end(), [](const NcclNodeFacts& node) {
     return std::all_of(node.nic_beside_gpu.begin(), node.nic_beside_gpu.end(), [](int nic) { return nic >= 0; });
   });

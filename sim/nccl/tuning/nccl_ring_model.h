@@ -26,6 +26,7 @@ struct NcclCase {
   double channel_bandwidth_Bps = 0;  // the search's bandwidth per channel (graph->bwInter / bwIntra)
   int channels = 2;                 // what the communicator runs (comm->nChannels): twice the search's
   bool nvlink = false;              // intra-node hops are NVLink (else PCIe)
+  NcclNetPath net_path = NcclNetPath::socket;  // how NCCL reaches the network (nccl_software_costs.h)
   bool nic_beside_gpu = false;      // every rank's GPU has a NIC on its own PCIe switch (NCCL's typeInter <= PXB)
   // NVLS (NVLink SHARP) where NCCL would enable it (nccl_nvls_costs.h): every rank on one NVSwitch node
   // of Hopper or later GPUs, NCCL 2.17 on; across such nodes (NVLS trees, 2.18 on) as many ranks on

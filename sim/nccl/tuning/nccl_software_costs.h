@@ -1,0 +1,56 @@
+// What NCCL's software spends on one allreduce call beyond moving its bytes, and no hardware
+// description states: the kernel launch and the host side of the call (enqueue, the proxy thread's
+// wake-up), and per step the thread blocks' flag handshake inside a node (over NVLink, or over PCIe and
+// host memory) or, across nodes, the proxy's post and poll and the network transport's own cost (verbs
+// for InfiniBand and RoCE, the OFI plugin for EFA and Slingshot, or sockets). The simulation spends it
+// at the start of each call under the model made for NCCL (model key nccl.software). The defaults are
+// learned across the corpus's clusters by tools/fit-nccl-costs.py and judged on each cluster left out
+// of the fit (docs/software-costs.md).
+#pragma once
+
+#include "../../platform/topology.h"
+#include "../../rank/nccl_rank_settings.h"
+
+#include <array>
+#include <string_view>
+
+namespace ringsim {
+
+// The steps one call takes in a row, by kind of hop. A step is one slice moving over every hop of the
+// algorithm at once, so a step that crosses a node boundary anywhere waits on the network's share.
+//   ring:      2(N-1) steps; across nodes each has a network hop, on one node none.
+//   tree:      up the chain inside a node and the tree between nodes, then down: 2(ranks per node - 1)
+//              steps inside nodes, 2 ceil(log2 nodes) between them.
+//   NVLS:      one reduction and one multicast through the NVSwitch: 2 steps inside the node.
+//   NVLS tree: those 2 inside nodes, and the tree between nodes: 2 ceil(log2 nodes) network steps.
+struct NcclCallSteps {
+  int intra = 0;  // steps whose hops all stay inside nodes
+  int net = 0;    // steps with a hop between nodes
+};
+NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes);
+
+// How NCCL reaches the network: its IB verbs transport (InfiniBand, RoCE), the OFI plugin (EFA,
+// Slingshot's cxi), or its socket transport (TCP).
+enum class NcclNetPath { verbs, ofi, socket };
+inline constexpr NcclNetPath kNcclNetPaths[] = {NcclNetPath::verbs, NcclNetPath::ofi, NcclNetPath::socket};
+NcclNetPath nccl_net_path(NicTransport transport);
+std::string_view nccl_net_path_name(NcclNetPath path);  // "verbs", "ofi", "socket"
+
+// Seconds.
+struct NcclSoftwareCosts {
+  double call_s = 0;         // launch and host side, once per call
+  double nvlink_step_s = 0;  // each step inside NVLink nodes
+  double pcie_step_s = 0;    // each step inside nodes without NVLink
+  std::array<double, 3> net_step_s{};  // each step across nodes, by NcclNetPath
+  bool operator==(const NcclSoftwareCosts&) const = default;
+};
+
+// The defaults: the fit over every cluster of validate/traces/software-cost-fit.json.
+const NcclSoftwareCosts& nccl_learned_software_costs();
+
+// What a call of ALGORITHM on RANKS ranks over NODES nodes spends, seconds: NVLINK says which intra-node
+// step it pays, PATH which network step.
+double nccl_software_cost_s(const NcclSoftwareCosts& costs, NcclAlgorithmKind algorithm, int ranks, int nodes, bool nvlink,
+                            NcclNetPath path);
+
+}  // namespace ringsim

@@ -1,0 +1,94 @@
+// NCCL's software costs (sim/nccl/tuning/nccl_software_costs.h): the steps each algorithm takes in a
+// row, the cost a call spends, the model key that sets them and the rank program's argument.
+#include "../../sim/model/model_settings.h"
+#include "../../sim/nccl/tuning/nccl_software_costs.h"
+#include "../../sim/rank/rank_options.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace ringsim;
+
+TEST_CASE("nccl software costs: the steps of each algorithm by kind of hop") {
+  // A ring of 16 ranks takes 2 x 15 steps; across 2 nodes each has a network hop.
+  const NcclCallSteps ring_two_nodes = nccl_call_steps(NcclAlgorithmKind::ring, 16, 2);
+  CHECK(ring_two_nodes.intra == 0);
+  CHECK(ring_two_nodes.net == 30);
+  const NcclCallSteps ring_one_node = nccl_call_steps(NcclAlgorithmKind::ring, 8, 1);
+  CHECK(ring_one_node.intra == 14);
+  CHECK(ring_one_node.net == 0);
+  // The tree: up and down a chain of 4 ranks per node and a tree of depth ceil(log2 5) = 3 between 5 nodes.
+  const NcclCallSteps tree = nccl_call_steps(NcclAlgorithmKind::tree, 20, 5);
+  CHECK(tree.intra == 6);
+  CHECK(tree.net == 6);
+  const NcclCallSteps nvls = nccl_call_steps(NcclAlgorithmKind::nvls, 8, 1);
+  CHECK(nvls.intra == 2);
+  CHECK(nvls.net == 0);
+  const NcclCallSteps nvls_tree = nccl_call_steps(NcclAlgorithmKind::nvls_tree, 16, 2);
+  CHECK(nvls_tree.intra == 2);
+  CHECK(nvls_tree.net == 2);
+}
+
+TEST_CASE("nccl software costs: a call spends its cost plus each step's, by kind of hop and network path") {
+  NcclSoftwareCosts costs;
+  costs.call_s = 10e-6;
+  costs.nvlink_step_s = 1e-6;
+  costs.pcie_step_s = 2e-6;
+  costs.net_step_s = {4e-6, 5e-6, 6e-6};
+  // Ring over 2 NVLink nodes of 8 on EFA (the OFI plugin): 10 + 30 x 5 us.
+  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::ring, 16, 2, true, nccl_net_path(NicTransport::efa)) == doctest::Approx(160e-6));
+  // Tree over 4 PCIe nodes of 8 on RoCE (verbs): 10 + 14 x 2 + 4 x 4 us.
+  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::tree, 32, 4, false, nccl_net_path(NicTransport::roce)) == doctest::Approx(54e-6));
+  // One NVLink node pays no network step, whatever the path: 10 + 14 x 1 us.
+  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::ring, 8, 1, true, NcclNetPath::socket) == doctest::Approx(24e-6));
+  CHECK(nccl_net_path(NicTransport::ib) == NcclNetPath::verbs);
+  CHECK(nccl_net_path(NicTransport::cxi) == NcclNetPath::ofi);
+  CHECK(nccl_net_path(NicTransport::tcp) == NcclNetPath::socket);
+}
+
+TEST_CASE("nccl software costs: the model key sets them, by kind or for all, and errors name the path") {
+  const ModelSettings model = read_model(
+      nlohmann::json::parse(R"({"nccl": {"software": {"call": "12us", "intra_step": "1us", "net_step": {"ofi": "7us"}}}})"),
+      "m.json", "/model", ModelSettings{});
+  REQUIRE(model.nccl.has_value());
+  const NcclSoftwareCosts& costs = model.nccl->software;
+  CHECK(costs.call_s == doctest::Approx(12e-6));
+  CHECK(costs.nvlink_step_s == doctest::Approx(1e-6));
+  CHECK(costs.pcie_step_s == doctest::Approx(1e-6));
+  CHECK(costs.net_step_s[static_cast<std::size_t>(NcclNetPath::ofi)] == doctest::Approx(7e-6));
+  const auto verbs = static_cast<std::size_t>(NcclNetPath::verbs);
+  CHECK(costs.net_step_s[verbs] == nccl_learned_software_costs().net_step_s[verbs]);  // the others keep the defaults
+  // Written back as read: the results' model reads again to the same costs.
+  const ModelSettings again = read_model(model.to_json(), "r.json", "/model", ModelSettings{});
+  CHECK(again.nccl->software == costs);
+  try {
+    read_model(nlohmann::json::parse(R"({"nccl": {"software": {"call": "12 parsecs"}}})"), "m.json", "/model", ModelSettings{});
+    FAIL("accepted a latency that is none");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).find("m.json: /model/nccl/software/call") != std::string::npos);
+  }
+  try {
+    read_model(nlohmann::json::parse(R"({"nccl": {"software": {"net_step": {"verb": "1us"}}}})"), "m.json", "/model", ModelSettings{});
+    FAIL("accepted an unknown network path");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).find("verbs") != std::string::npos);
+  }
+}
+
+TEST_CASE("nccl software costs: the rank program takes one cost per size") {
+  std::vector<std::string> words{"ringsim-rank", "--sizes", "64,128", "--out", "r.json", "--nccl-software", "12.5,40"};
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  RankOptions options;
+  CHECK(parse_rank_options(static_cast<int>(argv.size()), argv.data(), 4, options).empty());
+  CHECK(options.nccl_for(0).software_s == doctest::Approx(12.5e-6));
+  CHECK(options.nccl_for(1).software_s == doctest::Approx(40e-6));
+  words[6] = "-1";
+  argv.clear();
+  for (std::string& word : words) argv.push_back(word.data());
+  RankOptions refused;
+  CHECK(parse_rank_options(static_cast<int>(argv.size()), argv.data(), 4, refused).find("--nccl-software") != std::string::npos);
+}

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Learns NCCL's software costs (model key nccl.software: per call, per step inside nodes and per step
+across nodes, per protocol) from the nccl-tests logs of validate/traces/software-cost-fit.json, and
+judges them on each cluster left out of the fit.
+
+usage: tools/fit-nccl-costs.py [--ringsim PATH] [--runs DIR] [--reuse] [--jobs N] [--only CLUSTER,...]
+
+Every log is validated once with the software costs at zero (ringsim validate ... --json): a call's
+software cost is spent before its first transfer (sim/nccl/tuning/nccl_software_costs.h), so the
+simulated time with costs is the time without them plus the cost, exactly, and the fit and every
+left-out prediction are computed from that one run. The costs minimise the squared relative error
+over every size of every log, each cluster weighing as much as any other, none negative.
+Prints, per cluster: median |error| and bias without the costs, with the costs fitted on the other
+clusters (leave-one-cluster-out), and with the costs fitted on all; then the costs fitted on all, as
+nccl_software_costs.cpp holds them. Clusters whose hardware the corpus only infers (held_out) are
+judged with the costs fitted on all and never fitted.
+"""
+import argparse, itertools, json, math, os, statistics, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANIFEST = os.path.join(ROOT, 'validate/traces/software-cost-fit.json')
+PROTOCOLS = ['LL', 'LL128', 'Simple']
+
+
+def call_steps(algorithm, ranks, nodes):
+    """nccl_call_steps (sim/nccl/tuning/nccl_software_costs.h): (steps inside nodes, steps across nodes)."""
+    per_node = ranks // nodes
+    tree_net = 2 * math.ceil(math.log2(nodes)) if nodes > 1 else 0
+    if algorithm == 'Ring':
+        return (0, 2 * (ranks - 1)) if nodes > 1 else (2 * (ranks - 1), 0)
+    if algorithm == 'Tree':
+        return (2 * (per_node - 1), tree_net)
+    if algorithm == 'NVLS':
+        return (2, 0)
+    if algorithm == 'NVLSTree':
+        return (2, tree_net)
+    raise ValueError(f'unknown algorithm {algorithm}')
+
+
+def features(row):
+    """The cost's terms for one size, in the order of PARAMETERS."""
+    return ([1.0, row['intra'] if row['nvlink'] else 0, 0 if row['nvlink'] else row['intra']] +
+            [row['net'] if row['path'] == path else 0 for path in NET_PATHS])
+
+
+NET_PATHS = ['verbs', 'ofi', 'socket']
+PARAMETERS = ['call', 'intra_step.nvlink', 'intra_step.pcie'] + [f'net_step.{p}' for p in NET_PATHS]
+# nccl_net_path (sim/nccl/tuning/nccl_software_costs.cpp): the topology's nic_transport.
+NET_PATH_OF = {'ib': 'verbs', 'roce': 'verbs', 'efa': 'ofi', 'cxi': 'ofi', 'tcp': 'socket'}
+
+
+def node_kind(scenario_file):
+    """(NVLink inside nodes, network path) of the scenario's topology, as NCCL's facts take them: the first node's."""
+    scenario = json.load(open(scenario_file))
+    topology = json.load(open(os.path.join(os.path.dirname(scenario_file), scenario['topology'])))
+    node = topology['racks'][0]['nodes'][0]
+    return node.get('intra', {}).get('kind', 'pcie') == 'nvlink', NET_PATH_OF[node.get('nic_transport', 'tcp')]
+
+
+def validate_log(ringsim, entry, runs, reuse, jobs, zero_model):
+    name = os.path.basename(entry['trace'])[:-len('.txt')]
+    out = os.path.join(runs, name + '.json')
+    if not (reuse and os.path.exists(out)):
+        command = [ringsim, 'validate', os.path.join(ROOT, 'scenarios', entry['scenario']), '--measured',
+                   os.path.join(ROOT, 'validate/traces', entry['trace']), '--jobs', str(jobs), '--quiet',
+                   '--model', zero_model, '--json', out]
+        print(f'fit-nccl-costs: validating {entry["trace"]}', file=sys.stderr, flush=True)
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if result.returncode not in (0, 1) or not os.path.exists(out):
+            sys.exit(f'fit-nccl-costs: {" ".join(command)} failed: {result.stderr.strip()}')
+    nvlink, path = node_kind(os.path.join(ROOT, 'scenarios', entry['scenario']))
+    rows = []
+    for size in json.load(open(out))['sizes']:
+        algorithm, protocol = size['nccl_ran'].split('/')
+        nodes = len(size['placement'].split('-'))
+        intra, net = call_steps(algorithm, size['ranks'], nodes)
+        rows.append({'cluster': entry['cluster'], 'log': name, 'bytes': size['bytes'], 'measured': size['measured_s'],
+                     'simulated': size['simulated_s'], 'protocol': protocol, 'intra': intra, 'net': net,
+                     'nvlink': nvlink, 'path': path})
+    return rows
+
+
+def solve(matrix, vector):
+    """Gauss-Jordan with partial pivoting; None when singular."""
+    n = len(matrix)
+    m = [row[:] + [v] for row, v in zip(matrix, vector)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda k: abs(m[k][c]))
+        if abs(m[pivot][c]) < 1e-300:
+            return None
+        m[c], m[pivot] = m[pivot], m[c]
+        for k in range(n):
+            if k != c:
+                f = m[k][c] / m[c][c]
+                for j in range(c, n + 1):
+                    m[k][j] -= f * m[c][j]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def fit(rows):
+    """Non-negative weighted least squares of the relative error, by trying every set of free parameters."""
+    per_cluster = {}
+    for r in rows:
+        per_cluster[r['cluster']] = per_cluster.get(r['cluster'], 0) + 1
+    x = [[v / r['measured'] for v in features(r)] for r in rows]
+    y = [1 - r['simulated'] / r['measured'] for r in rows]
+    w = [1.0 / per_cluster[r['cluster']] for r in rows]
+    k = len(PARAMETERS)
+    # Terms no row uses stay at zero.
+    used = [i for i in range(k) if any(xi[i] != 0 for xi in x)]
+    best = None
+    for mask in itertools.product([0, 1], repeat=len(used)):
+        free = [used[i] for i in range(len(used)) if mask[i]]
+        theta = [0.0] * k
+        if free:
+            a = [[sum(w[n] * x[n][i] * x[n][j] for n in range(len(x))) for j in free] for i in free]
+            b = [sum(w[n] * x[n][i] * y[n] for n in range(len(x))) for i in free]
+            solution = solve(a, b)
+            if solution is None or any(s < 0 for s in solution):
+                continue
+            for i, s in zip(free, solution):
+                theta[i] = s
+        objective = sum(w[n] * (sum(x[n][i] * theta[i] for i in range(k)) - y[n]) ** 2 for n in range(len(x)))
+        if best is None or objective < best[0]:
+            best = (objective, theta)
+    return best[1]
+
+
+def errors(rows, theta):
+    return [(r['simulated'] + sum(f * t for f, t in zip(features(r), theta))) / r['measured'] - 1 for r in rows]
+
+
+def summary(errs):
+    return statistics.median(abs(e) for e in errs), math.exp(statistics.mean(math.log1p(e) for e in errs)) - 1
+
+
+def microseconds(theta):
+    return ', '.join(f'{name} {value * 1e6:.3g}' for name, value in zip(PARAMETERS, theta) if value > 0) or 'none'
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--ringsim', default=os.path.join(ROOT, 'build/ringsim'))
+    parser.add_argument('--runs', default=None, help='where the validations\' JSON go (default: a temporary directory)')
+    parser.add_argument('--reuse', action='store_true', help='reuse the JSON already in --runs')
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    manifest = json.load(open(MANIFEST))
+    runs = args.runs or tempfile.mkdtemp(prefix='fit-nccl-costs-')
+    os.makedirs(runs, exist_ok=True)
+    zero_model = os.path.join(runs, 'zero-software-costs.json')
+    with open(zero_model, 'w') as f:
+        json.dump({'nccl': {'software': {'call': '0us', 'intra_step': '0us', 'net_step': '0us'}}}, f)
+    rows = [r for e in manifest['logs'] for r in validate_log(args.ringsim, e, runs, args.reuse, args.jobs, zero_model)]
+    held = [r for e in manifest['held_out'] for r in validate_log(args.ringsim, e, runs, args.reuse, args.jobs, zero_model)]
+    theta_all = fit(rows)
+    print('| cluster | logs | sizes | without costs: median \\|err\\|, bias | left out of the fit | fitted on all | costs fitted without it (us) |')
+    print('|---|---:|---:|---:|---:|---:|---|')
+    loco_medians, loco_bias = [], []
+    for cluster in sorted({r['cluster'] for r in rows}):
+        test = [r for r in rows if r['cluster'] == cluster]
+        theta = fit([r for r in rows if r['cluster'] != cluster])
+        base, left, all_ = summary(errors(test, [0] * len(theta))), summary(errors(test, theta)), summary(errors(test, theta_all))
+        loco_medians.append(left[0])
+        loco_bias.append(left[1])
+        logs = len({r['log'] for r in test})
+        print(f'| {cluster} | {logs} | {len(test)} | {base[0]:.1%}, {base[1]:+.1%} | {left[0]:.1%}, {left[1]:+.1%} | '
+              f'{all_[0]:.1%}, {all_[1]:+.1%} | {microseconds(theta)} |')
+    for cluster in sorted({r['cluster'] for r in held}):
+        test = [r for r in held if r['cluster'] == cluster]
+        base, all_ = summary(errors(test, [0] * len(theta_all))), summary(errors(test, theta_all))
+        print(f'| {cluster} (held out) | {len({r["log"] for r in test})} | {len(test)} | {base[0]:.1%}, {base[1]:+.1%} | '
+              f'— | {all_[0]:.1%}, {all_[1]:+.1%} | — |')
+    print(f'\nLeft out of the fit, across clusters: median of the median |error| {statistics.median(loco_medians):.1%}, '
+          f'median bias {statistics.median(loco_bias):+.1%}.')
+    print(f'Fitted on all clusters (us): {microseconds(theta_all)}.')
+    print('nccl_software_costs.cpp: {' + ', '.join(f'{t:.3g}' for t in theta_all[:3]) + ', {' +
+          ', '.join(f'{t:.3g}' for t in theta_all[3:]) + '}}')
+
+
+if __name__ == '__main__':
+    main()
