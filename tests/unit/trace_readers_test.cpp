@@ -363,18 +363,17 @@ TEST_CASE("NCCL's settings forced by the environment are read, as NCCL spells th
 
 TEST_CASE("NCCL 2.4's bootstrap interface list (NET/Socket) gives way to the network's NICs listed after it") {
   TempDir dir;
-  const auto both = read_trace(dir.write("both.txt", output_with({"0 a 0", "1 b 0"},
-                                                                   "a:1:1 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.19<0>\n"
-                                                                   "a:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.19<0>\n"
-                                                                   "b:2:2 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.20<0>\n")),
-                               std::nullopt);
-  REQUIRE(both.run->nccl);
-  CHECK(both.run->nccl->nics == std::vector<std::string>{"mlx5_0", "mlx5_1"});
-  CHECK(both.run->nccl->network == "IB");
-  const auto sockets = read_trace(dir.write("sockets.txt", output_with({"0 a 0", "1 b 0"}, "a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n")),
-                                  std::nullopt);
-  CHECK(sockets.run->nccl->nics == std::vector<std::string>{"eth0"});
-  CHECK(sockets.run->nccl->network == "Socket");
+  const auto nccl_facts_of = [&](const std::string& name, const std::string& info) {
+    return *read_trace(dir.write(name, output_with({"0 a 0", "1 b 0"}, info)), std::nullopt).run->nccl;
+  };
+  const NcclRunFacts both = nccl_facts_of("both.txt", "a:1:1 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.19<0>\n"
+                                                      "a:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.19<0>\n"
+                                                      "b:2:2 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.20<0>\n");
+  CHECK(both.nics == std::vector<std::string>{"mlx5_0", "mlx5_1"});
+  CHECK(both.network == "IB");
+  const NcclRunFacts sockets = nccl_facts_of("sockets.txt", "a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n");
+  CHECK(sockets.nics == std::vector<std::string>{"eth0"});
+  CHECK(sockets.network == "Socket");
 }
 
 TEST_CASE("a launcher tag flushed into a host name (node-[1,0]<stdout>:00000C) still gives the run's placement") {
