@@ -70,9 +70,10 @@ std::vector<KeyFact> key_facts(const MergedNode& node, const PrintFacts& log) {
   }
   if (node.gdr)
     facts.push_back({{"gdr"}, node.gdr->value, node.gdr->value ? "GPUDirect RDMA" : "no GPUDirect RDMA", node.gdr->where, {}});
-  if (node.fabric && node.fabric->value == GpuFabric::nvswitch)
-    facts.push_back({{"intra", "kind"}, "nvlink", "GPUs on NVSwitch (NVLS)", node.fabric->where,
-                     [](const nlohmann::json& stated) { return stated == "nvlink"; }});
+  if (node.fabric && node.fabric->value != GpuFabric::pcie)
+    facts.push_back({{"intra", "kind"}, "nvlink",
+                     node.fabric->value == GpuFabric::nvswitch ? "GPUs on NVSwitch (NVLS)" : "GPUs on NVLink (P2P read)",
+                     node.fabric->where, [](const nlohmann::json& stated) { return stated == "nvlink"; }});
   return facts;
 }
 

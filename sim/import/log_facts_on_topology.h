@@ -23,7 +23,7 @@ struct LogFactsOnTopology {
 // TOPOLOGY: the JSON of TOPOLOGY_FILE (as written, before defaults); LOG: the facts of the trace's INFO
 // lines; LOG_TEXT: the trace, to quote the line each fact was read from. Facts: GPUs per node (a stated
 // count may exceed the run's ranks on a node), the NICs NCCL uses per node, their transport and rate,
-// GPUDirect RDMA, NVSwitch ("intra" kind nvlink). Transport and GPUDirect RDMA are only filled: where
+// GPUDirect RDMA, NVSwitch or a GPU pair's NVLink ("intra" kind nvlink). Transport and GPUDirect RDMA are only filled: where
 // the topology states them, the hops between nodes are checked by sim/validate (trace_learning.h).
 LogFactsOnTopology log_facts_on_topology(const nlohmann::json& topology, const std::string& topology_file, const PrintFacts& log,
                                          std::string_view log_text);
