@@ -12,6 +12,7 @@
 #include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
+#include "log_topology_facts.h"
 #include "trace_input.h"
 #include "../validate/trace_learning.h"
 
@@ -124,8 +125,10 @@ int calibrate_command(int argc, char** argv) {
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
 
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
-  const Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
-  const TraceInput input = read_trace_input(args, scenario, platform.layout, "calibrate");
+  Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
+  const TraceInput input = read_trace_input(args, scenario, "calibrate");
+  adopt_log_topology_facts(platform, input);
+  check_trace_placements_fit(input, scenario, platform.layout);
   const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);
   print_placement_source(input, scenario, false);
   learn_trace_nccl_run(scenario, input, platform);

@@ -7,8 +7,7 @@
 
 namespace ringsim {
 
-TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const ClusterLayout& layout,
-                            const std::string& command) {
+TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command) {
   const auto file = args.value("--measured");
   if (!file) throw UsageError(fmt::format("ringsim {}: --measured TRACE is required", command));
   TraceInput input{*file, read_trace(*file, args.value("--format"), args.value("--collective")), {}};
@@ -19,12 +18,15 @@ TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenari
     ranks = scenario.placements[0].total_ranks();
   const auto select = args.value("--select") ? parse_selection("--select", *args.value("--select")) : std::vector<std::string>{};
   input.grouped = group_trace(input.trace, scenario, *file, ranks, select);
-  for (const MeasuredCase& measured : input.grouped.cases)
-    if (auto misfit = placement_misfit(measured.placement, layout))
-      throw InputError(fmt::format("{}: the run's placement {} does not fit the scenario's topology {}: {}", *file,
-                                   measured.placement.label(), scenario.topology.string(), *misfit));
   if (!input.trace.section.empty()) fmt::print("# read from the trace: {}\n", input.trace.section);
   return input;
+}
+
+void check_trace_placements_fit(const TraceInput& input, const Scenario& scenario, const ClusterLayout& layout) {
+  for (const MeasuredCase& measured : input.grouped.cases)
+    if (auto misfit = placement_misfit(measured.placement, layout))
+      throw InputError(fmt::format("{}: the run's placement {} does not fit the scenario's topology {}: {}", input.file,
+                                   measured.placement.label(), scenario.topology.string(), *misfit));
 }
 
 void print_placement_source(const TraceInput& input, const Scenario& scenario, bool quiet) {

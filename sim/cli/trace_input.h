@@ -12,9 +12,11 @@ namespace ringsim {
 // which run was read is one stdout line when the log holds several.
 // Throws UsageError when --measured is missing, InputError for unreadable or mismatched traces.
 // IMB traces hold several process counts: without --ranks, the scenario placement's count is used.
-// Every placement read must fit LAYOUT (the scenario's topology): InputError naming the trace otherwise.
-TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const ClusterLayout& layout,
-                            const std::string& command);
+TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command);
+
+// Every placement read must fit LAYOUT (the scenario's topology, with what the log filled in): InputError
+// naming the trace otherwise.
+void check_trace_placements_fit(const TraceInput& input, const Scenario& scenario, const ClusterLayout& layout);
 
 // One stdout line when the placement came from the trace's header ("# placement inferred from the
 // trace's header: 4-4 block: ..."); unless QUIET, a note on stderr when the header implies another

@@ -8,6 +8,7 @@
 #include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
+#include "log_topology_facts.h"
 #include "trace_input.h"
 #include "../validate/trace_learning.h"
 
@@ -204,9 +205,11 @@ int validate_command(int argc, char** argv) {
 
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
-  const Platform platform = load_platform(scenario.topology);
-  const TraceInput input = read_trace_input(args, scenario, platform.layout, "validate");
+  Platform platform = load_platform(scenario.topology);
+  const TraceInput input = read_trace_input(args, scenario, "validate");
   print_placement_source(input, scenario, options.quiet);
+  adopt_log_topology_facts(platform, input);
+  check_trace_placements_fit(input, scenario, platform.layout);
   learn_trace_nccl_run(scenario, input, platform);
   note_tree_signature(scenario, input, platform);
   if (!options.quiet) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,6 +101,8 @@ struct Topology {
 
 // Reads and validates a compact topology file; throws InputError naming the file and JSON path.
 Topology load_topology(const std::filesystem::path& file);
+// The same from the file's JSON already read (ROOT, perhaps with keys added to it), errors naming FILE.
+Topology read_topology_json(const nlohmann::json& root, const std::filesystem::path& file);
 
 // The same topology with every link's bandwidth multiplied by FACTOR (model key link_bandwidth_scale).
 Topology scaled_bandwidths(Topology topology, double factor);

@@ -437,8 +437,9 @@ RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t rac
 
 }  // namespace
 
-Topology load_topology(const std::filesystem::path& file) {
-  const nlohmann::json root = load_json_file(file);
+Topology load_topology(const std::filesystem::path& file) { return read_topology_json(load_json_file(file), file); }
+
+Topology read_topology_json(const nlohmann::json& root, const std::filesystem::path& file) {
   const std::string name_of_file = file.string();
   JsonObjectReader top(root, name_of_file, "");
   Topology topology;

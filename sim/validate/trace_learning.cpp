@@ -77,23 +77,11 @@ void warn_transport_contradictions(const NcclRunFacts& facts, const Topology& to
     }
 }
 
-// Warnings where the topology cannot hold what the log shows: the NICs NCCL uses on a node are the
-// ones it lists ("NET/IB : Using [0]mlx5_0:1/IB [1]..."), else as many as the highest index a hop
-// names (NET/IB/2: three); a NIC index alone can exceed the list (NCCL 2.26 logs NET/IB/1 after
-// listing only [0] under NCCL_IB_HCA).
+// Warnings where the topology's transport or GPUDirect RDMA contradict the log's hops; the NIC count
+// and the other facts of the nodes are set against the topology where the topology's JSON is read
+// (sim/import/log_facts_on_topology.h).
 void warn_contradictions(const NcclRunFacts& facts, const Platform& platform, const std::string& file) {
   if (!platform.topology || facts.network_hops.empty()) return;
-  int nics = 0;
-  for (const RackSpec& rack : platform.topology->racks)
-    for (const NodeSpec& node : rack.nodes) nics = std::max(nics, node.nics);
-  const auto highest = std::max_element(facts.network_hops.begin(), facts.network_hops.end(),
-                                        [](const NcclNetworkHop& a, const NcclNetworkHop& b) { return a.device < b.device; });
-  const int used = facts.nics.empty() ? highest->device + 1 : static_cast<int>(facts.nics.size());
-  if (used > nics)
-    fmt::print(stderr,
-               "ringsim: warning: {}:{}: NCCL sends between nodes through {} NICs per node (up to NET/{}/{}) but the "
-               "topology's nodes have {}: give its nodes \"nics\" as the cluster has them\n",
-               file, highest->line, used, highest->transport, highest->device, nics);
   warn_transport_contradictions(facts, *platform.topology, file);
 }
 

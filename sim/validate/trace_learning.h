@@ -1,7 +1,7 @@
 // "Learning the run" from NCCL's own log lines (NCCL_DEBUG=INFO, or NCCL_* settings on the command
 // line the log shows): the algorithm, protocol and channel count the measured run used become the
 // simulated run's where the scenario (and a --model file) names none, each said on stdout; where the
-// topology contradicts the log (a NIC index it does not have), a warning on stderr.
+// topology contradicts the log's hops (their transport, GPUDirect RDMA), a warning on stderr.
 #pragma once
 
 #include "../model/scenario.h"

@@ -327,19 +327,79 @@ TEST_CASE("validate warns where NCCL's hops between nodes contradict the topolog
   CHECK_MESSAGE(gdr_on_staged.err.find("gdr.txt:13: NCCL's hops between nodes go with GPUDirect RDMA (NET/IB/0/GDRDMA) but the "
                                        "topology's node node0 has \"gdr\": false: give its nodes \"gdr\": true") != std::string::npos,
                 gdr_on_staged.err);
-  // aws-ofi-nccl's hops say AWS on every fabric; its provider line tells HPE Slingshot's cxi from EFA.
-  const auto slingshot = validate_with_hop("cxi.txt", "hkbu-10GbE.json",
+  // aws-ofi-nccl's hops say AWS on every fabric; its provider line tells HPE Slingshot's cxi from EFA
+  // (a topology that leaves the transport out takes cxi from it: "# from the log: NIC transport cxi").
+  const auto slingshot = validate_with_hop("cxi.txt", "hkbu-100GbIB.json",
                                            "NET/AWS Libfabric/0\nnode2:5:6 [0] NCCL INFO NET/OFI Selected Provider is cxi, fabric is cxi (found 4 nics)");
   REQUIRE_MESSAGE(slingshot.exit_code <= 1, slingshot.err);
   CHECK_MESSAGE(slingshot.err.find("cxi.txt:13: NCCL sends between nodes over NET/AWS Libfabric but the topology's node node0 has "
-                                   "\"nic_transport\": \"tcp\": give its nodes \"nic_transport\": \"cxi\"") != std::string::npos,
+                                   "\"nic_transport\": \"ib\": give its nodes \"nic_transport\": \"cxi\"") != std::string::npos,
                 slingshot.err);
+  const auto slingshot_filled = validate_with_hop("cxi-filled.txt", "hkbu-10GbE.json",
+                                                  "NET/AWS Libfabric/0\nnode2:5:6 [0] NCCL INFO NET/OFI Selected Provider is cxi, fabric is cxi (found 4 nics)");
+  REQUIRE_MESSAGE(slingshot_filled.exit_code <= 1, slingshot_filled.err);
+  CHECK_MESSAGE(slingshot_filled.out.find("# from the log: NIC transport cxi (\"nic_transport\": \"cxi\"; ") != std::string::npos,
+                slingshot_filled.out);
+  CHECK_MESSAGE(slingshot_filled.err.find("warning") == std::string::npos, slingshot_filled.err);
   const auto efa = validate_with_hop("efa.txt", "hkbu-10GbE.json", "NET/AWS Libfabric/0");
   REQUIRE_MESSAGE(efa.exit_code <= 1, efa.err);
   CHECK_MESSAGE(efa.err.find("give its nodes \"nic_transport\": \"efa\"") != std::string::npos, efa.err);
   const auto agreeing = validate_with_hop("socket.txt", "hkbu-10GbE.json", "NET/Socket/0");
   REQUIRE_MESSAGE(agreeing.exit_code <= 1, agreeing.err);
   CHECK_MESSAGE(agreeing.err.find("warning") == std::string::npos, agreeing.err);
+}
+
+namespace {
+
+// validate of 8 ranks on 2 nodes of 4 GPUs (NVLink inside, 10 Gb/s InfiniBand NICs), NCCL's ring on 2
+// channels at 64 MiB, with a log whose NCCL lists two NICs per node; NICS: the topology's "nics" key
+// (empty: left out). The measured time is a placeholder.
+CommandResult validate_two_nic_log(const TempDir& dir, const std::string& name, const std::string& nics) {
+  dir.write(name + ".json", R"({"name": "pair", "racks": [{"name": "rack0", "nodes": [{"name": "node", "count": 2, "gpus": 4,
+    "nic_transport": "ib", "nic": {"bandwidth": "10Gbps", "latency": "1us"}, "gdr": true,)" + nics + R"(
+    "intra": {"kind": "nvlink", "bandwidth": "100GBps", "latency": "0.5us"}}]}]})");
+  const auto scenario = dir.write(name + "-scenario.json", R"({"name": "pair", "topology": ")" + name + R"(.json",
+    "algorithms": ["nccl_ring"], "sizes": ["64MiB"]})");
+  const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  const auto trace = dir.write(name + ".txt", two_node_header() + "node1:1:2 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n" +
+                                                  "node1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.1<0>\n"
+                                                  "node1:1:2 [0] NCCL INFO Channel 00/02 :    0   1   2   3   4   5   6   7\n"
+                                                  "node1:1:2 [0] NCCL INFO Channel 01/02 :    0   1   2   3   4   5   6   7\n"
+                                                  "node2:5:6 [0] NCCL INFO Ring 00 : 3 -> 4 [receive] via NET/IB/0/GDRDMA\n"
+                                                  "node2:5:6 [1] NCCL INFO Ring 01 : 3 -> 4 [receive] via NET/IB/1/GDRDMA\n" + table +
+                                                  "    67108864      16777216     float     sum      -1  50000.0    1.34    2.35      0  50000.0    1.34    2.35      0\n");
+  return run_ringsim("validate " + scenario.string() + " --measured " + trace.string() + " --json " + (dir.path() / (name + "-v.json")).string(),
+                     dir.path());
+}
+
+double simulated_busbw_GBps(const TempDir& dir, const std::string& name) {
+  return read_json(dir.path() / (name + "-v.json")).at("sizes").at(0).at("simulated_busbw_GBps").get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("validate fills the NIC count a topology leaves out from NCCL's log, and warns where the topology states another") {
+  TempDir dir;
+  const auto stated_one = validate_two_nic_log(dir, "one", R"( "nics": 1,)");
+  REQUIRE_MESSAGE(stated_one.exit_code <= 1, stated_one.err);
+  CHECK_MESSAGE(stated_one.err.find("one.json: /racks/0/nodes/0/nics is 1, but the log says 2 NICs per node (" + (dir.path() / "one.txt").string() +
+                                    ":13: NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0. ...)") != std::string::npos,
+                stated_one.err);
+  CHECK_MESSAGE(stated_one.out.find("# from the log: 2 NICs") == std::string::npos, stated_one.out);
+  const auto left_out = validate_two_nic_log(dir, "left", "");
+  REQUIRE_MESSAGE(left_out.exit_code <= 1, left_out.err);
+  CHECK_MESSAGE(left_out.out.find("# from the log: 2 NICs per node (\"nics\": 2; ") != std::string::npos, left_out.out);
+  CHECK_MESSAGE(left_out.err.find("warning") == std::string::npos, left_out.err);
+  // Each channel leaves through its own NIC: twice the NICs, twice the bus bandwidth. One 10 Gb/s NIC
+  // carries InfiniBand's payload share 4096/4122 of 1.25 GB/s as busbw; the 64 MiB ring's latency
+  // costs under 2%.
+  const double one_nic = simulated_busbw_GBps(dir, "one");
+  const double two_nics = simulated_busbw_GBps(dir, "left");
+  const double line_GBps = 10e9 / 8 / 1e9 * 4096.0 / 4122.0;
+  CAPTURE(one_nic);
+  CAPTURE(two_nics);
+  CHECK(std::abs(one_nic / line_GBps - 1) < 0.02);
+  CHECK(std::abs(two_nics / one_nic - 2) < 0.02);
 }
 
 TEST_CASE("validate notes a busbw on one NVLink node above what NCCL's ring can carry there, and simulates NVLS: within 2%") {

@@ -361,6 +361,21 @@ TEST_CASE("NCCL's settings forced by the environment are read, as NCCL spells th
   CHECK_FALSE(list.run->nccl->protocol);  // a list of protocols is not one protocol
 }
 
+TEST_CASE("NCCL 2.4's bootstrap interface list (NET/Socket) gives way to the network's NICs listed after it") {
+  TempDir dir;
+  const auto nccl_facts_of = [&](const std::string& name, const std::string& info) {
+    return *read_trace(dir.write(name, output_with({"0 a 0", "1 b 0"}, info)), std::nullopt).run->nccl;
+  };
+  const NcclRunFacts both = nccl_facts_of("both.txt", "a:1:1 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.19<0>\n"
+                                                      "a:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.19<0>\n"
+                                                      "b:2:2 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.20<0>\n");
+  CHECK(both.nics == std::vector<std::string>{"mlx5_0", "mlx5_1"});
+  CHECK(both.network == "IB");
+  const NcclRunFacts sockets = nccl_facts_of("sockets.txt", "a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n");
+  CHECK(sockets.nics == std::vector<std::string>{"eth0"});
+  CHECK(sockets.network == "Socket");
+}
+
 TEST_CASE("a launcher tag flushed into a host name (node-[1,0]<stdout>:00000C) still gives the run's placement") {
   // Two ranks' output interleaved mid-line: mpirun --tag-output put the next chunk's tag inside the
   // host name of Azure-style hosts (node-00000B, node-00000C).

@@ -1,9 +1,9 @@
 // NCCL's INFO lines (NCCL_DEBUG=INFO) as a print of the nodes: the NICs NCCL uses and their link layer
 // ("NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE"), their speed ("NET/IB: [0] mlx5_0:... speed=100000"),
 // EFA ("NET/OFI Selected Provider is efa (found 4 nics)"), nodes and GPUs per node ("nNodes 2 localRanks
-// 8"), NVSwitch (NVLS channels), GPUDirect RDMA and which NIC each GPU's traffic takes (the hops "via
-// NET/IB/2/GDRDMA" each rank prints, its GPU in the line's "[DEV]"). The lines NCCL shares with
-// validate are read by sim/validate/readers/nccl_info_lines.
+// 8"), NVSwitch (NVLS channels), a pair of GPUs on NVLink ("via P2P/.../read"), GPUDirect RDMA and which
+// NIC each GPU's traffic takes (the hops "via NET/IB/2/GDRDMA" each rank prints, its GPU in the line's
+// "[DEV]"). The lines NCCL shares with validate are read by sim/validate/readers/nccl_info_lines.
 #include "../print_readers.h"
 
 #include "../../common/input_error.h"
@@ -48,6 +48,9 @@ struct InfoReading {
   int efa_line = 0;
   std::optional<Sourced<int>> nodes, local_ranks;
   std::optional<Sourced<bool>> nvls;
+  // A hop inside the node "via P2P/.../read": NCCL reads from its peer's memory only over NVLink
+  // (ncclTopoCheckP2p enables P2P read for NVLink paths between Ampere GPUs).
+  std::optional<Sourced<bool>> p2p_read;
   std::set<std::string> hosts;
   std::map<std::string, std::set<int>> devices_of_host;
   int first_info_line = 0;
@@ -92,6 +95,8 @@ void read_info_body(std::string_view body, int number, const std::string& file, 
     reading.nodes = Sourced<int>{*nodes, at};
   if (const auto local = number_after(words, "localRanks"); local && *local >= 1 && *local <= 4096 && !reading.local_ranks)
     reading.local_ranks = Sourced<int>{*local, at};
+  if (const auto via = body.find(" via P2P/"); via != std::string_view::npos && body.ends_with("/read") && !reading.p2p_read)
+    reading.p2p_read = Sourced<bool>{true, at};
   if (body.starts_with("NVLS multicast support is available") && !reading.nvls) reading.nvls = Sourced<bool>{true, at};
   if (const auto nvls = std::find(words.begin(), words.end(), "nvls"); nvls != words.end() && nvls != words.begin() && !reading.nvls)
     if (const auto channels = parse_count(*(nvls - 1)); channels && nvls + 1 != words.end() && nvls[1].starts_with("channels"))
@@ -196,11 +201,19 @@ PrintFacts read_nccl_info_print(std::string_view text, const std::string& file) 
   const std::string first = fmt::format("{}:{}", file, reading.first_info_line);
   facts.nodes = reading.nodes;
   if (!facts.nodes && !reading.devices_of_host.empty()) facts.nodes = Sourced<int>{static_cast<int>(reading.devices_of_host.size()), first};
+  // GPUs per node: localRanks; else the ranks on one host of nccl-tests' header, or the devices the
+  // INFO lines of one host name where they are more (a log may hold a single INFO line of rank 0).
   if (reading.local_ranks) facts.gpus = reading.local_ranks;
-  else if (!reading.devices_of_host.empty())
-    facts.gpus = Sourced<int>{static_cast<int>(reading.devices_of_host.begin()->second.size()), first};
   read_run_header(text, file, facts);
+  if (!reading.local_ranks && !reading.devices_of_host.empty()) {
+    const int devices = static_cast<int>(reading.devices_of_host.begin()->second.size());
+    if (!facts.gpus || devices > facts.gpus->value) facts.gpus = Sourced<int>{devices, first};
+  }
   if (reading.nvls && reading.nvls->value) facts.fabric = Sourced<GpuFabric>{GpuFabric::nvswitch, reading.nvls->where};
+  // Two GPUs that read each other's memory: an NVLink bridge (with more GPUs, NVLink alone does not
+  // say whether through NVSwitch).
+  if (!facts.fabric && reading.p2p_read && facts.gpus && facts.gpus->value == 2)
+    facts.fabric = Sourced<GpuFabric>{GpuFabric::nvlink_mesh, reading.p2p_read->where};
   read_nic_facts(run, reading, file, facts);
   if (!run.network_hops.empty()) {
     const auto gdr = std::find_if(run.network_hops.begin(), run.network_hops.end(), [](const NcclNetworkHop& h) { return h.gdr; });

@@ -125,10 +125,35 @@ void read_forced_settings(NcclRunFacts& facts) {
   if (const auto it = env.find("NCCL_MAX_NCHANNELS"); it != env.end()) facts.max_channels = channel_count(it->second);
 }
 
+// NCCL 2.4 lists its bootstrap's interface first ("NET/Socket : Using [0]ib0:10.0.0.19<0>"), then the
+// network's NICs ("NET/IB : Using [0]mlx5_0:1/IB"): a later list of another network replaces a socket
+// list, and the network named by it (not by "Using network").
+struct NicListReading {
+  bool socket_list = false;
+  bool network_from_list = false;
+};
+
+// WORDS: "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:..." -> the NICs' names.
+void read_nic_list(const std::vector<std::string_view>& words, NcclRunFacts& facts, NicListReading& list) {
+  if (!facts.nics.empty() && !(list.socket_list && words[0] != "NET/Socket")) return;
+  facts.nics.clear();
+  if (list.network_from_list) facts.network.clear();
+  list.socket_list = words[0] == "NET/Socket";
+  for (auto it = words.begin() + 3; it != words.end() && !it->starts_with(';'); ++it) {
+    if (!it->starts_with('[') || it->find(']') == std::string_view::npos) continue;
+    const std::string_view nic = it->substr(it->find(']') + 1);
+    const std::string_view name = nic.substr(0, std::min(nic.find(':'), nic.find('/')));
+    if (!name.empty() && name.find(';') == std::string_view::npos) facts.nics.emplace_back(name);
+    if (it->find(';') != std::string_view::npos) break;
+  }
+  if (facts.network.empty()) facts.network = std::string(words[0].substr(4)), list.network_from_list = true;
+}
+
 }  // namespace
 
 NcclRunFacts read_nccl_info_lines(const std::vector<TextLine>& lines) {
   NcclRunFacts facts;
+  NicListReading list;
   for (const auto& [number, line] : lines) {
     const auto at = line.find("NCCL INFO ");
     if (at == std::string_view::npos) {
@@ -162,17 +187,11 @@ NcclRunFacts read_nccl_info_lines(const std::vector<TextLine>& lines) {
       facts.environment[std::string(words[0])] = std::string(value);
       facts.environment_lines[std::string(words[0])] = number;
     } else if (words.size() >= 3 && words[0] == "Using" && words[1] == "network") {
+      list.network_from_list = false;
       facts.network = std::string(words[2]);
       for (auto it = words.begin() + 3; it != words.end(); ++it) facts.network += " " + std::string(*it);
-    } else if (words.size() >= 4 && words[0].starts_with("NET/") && words[1] == ":" && words[2] == "Using" && facts.nics.empty()) {
-      for (auto it = words.begin() + 3; it != words.end() && !it->starts_with(';'); ++it) {
-        if (!it->starts_with('[') || it->find(']') == std::string_view::npos) continue;
-        const std::string_view nic = it->substr(it->find(']') + 1);
-        const std::string_view name = nic.substr(0, std::min(nic.find(':'), nic.find('/')));
-        if (!name.empty() && name.find(';') == std::string_view::npos) facts.nics.emplace_back(name);
-        if (it->find(';') != std::string_view::npos) break;
-      }
-      if (facts.network.empty()) facts.network = std::string(words[0].substr(4));
+    } else if (words.size() >= 4 && words[0].starts_with("NET/") && words[1] == ":" && words[2] == "Using") {
+      read_nic_list(words, facts, list);
     }
   }
   if (!facts.channels && !facts.rings.empty()) facts.channels = static_cast<int>(facts.rings.size());
