@@ -12,7 +12,7 @@ namespace ringsim {
 namespace channel_picture {
 
 constexpr int kNodesPerRow = 4;
-constexpr double kMargin = 12, kGap = 30, kBoxHeight = 64, kNicHeight = 16, kBelowBox = 90, kLegendHeight = 24;
+constexpr double kMargin = 12, kGap = 30, kBoxHeight = 50, kNicHeight = 16, kBelowBox = 58, kLegendHeight = 20;
 constexpr const char* kBindingColour = "#d62728";
 constexpr std::array<const char*, 8> kChannelColours{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
                                                      "#17becf", "#bcbd22", "#e377c2", "#7f7f7f"};
@@ -79,7 +79,7 @@ std::string draw_channels(const NcclChannelsCase& nccl, const std::vector<int>& 
       const std::string out = nccl.nic_links.at(static_cast<std::size_t>(from.node)).at(static_cast<std::size_t>(from.nic_out));
       const std::string in = nccl.nic_links.at(static_cast<std::size_t>(to.node)).at(static_cast<std::size_t>(to.nic_in));
       const bool hot = !nccl.hot_nic.empty() && (out == nccl.hot_nic || in == nccl.hot_nic);
-      const double bottom = std::max(a->second.y, b->second.y) + 18 + 4.0 * (channel % 16);
+      const double bottom = std::max(a->second.y, b->second.y) + 14 + 3.0 * (channel % 16);
       (hot ? hot_lines : lines) += fmt::format(
           "<path class=\"channel\" d=\"M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"none\" stroke=\"{}\" "
           "stroke-width=\"{}\" marker-end=\"url(#{}-{})\"><title>channel {}: {} → {}</title></path>\n",
@@ -124,7 +124,7 @@ std::string nccl_channels_svg(const NcclChannelsCase& nccl, const ClusterLayout&
   int hot_count = 0;
   const std::string channels = picture::draw_channels(nccl, order, nodes, id, hot_count);
   const std::string legend = fmt::format(
-      "<text x=\"{}\" y=\"{:.1f}\" class=\"legend\">{} channels, a line per channel and node{}</text>\n", picture::kMargin,
+      "<text x=\"{}\" y=\"{:.1f}\" class=\"legend\">{} ring channels, a line per channel and node{}</text>\n", picture::kMargin,
       nodes.height - 9, nccl.channels,
       nccl.hot_nic.empty() ? "" : fmt::format("; red: the {} crossing {}, which binds", hot_count, html_escape(nccl.hot_nic)));
   const auto marker = [&](const char* name, const char* fill) {

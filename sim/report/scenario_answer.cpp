@@ -222,9 +222,11 @@ ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_
       "Each box is a node and each circle a GPU with its rank; each arrow is one hop of the ring, rank r to r+1 (above "
       "the ranks inside a node, below the boxes between nodes). The red arrows are the hops that share the busiest "
       "link direction: at each of the ring's 2(N−1) steps they split its bandwidth, so the ring runs that many times "
-      "slower than one hop alone would. Hover an arrow for the links it crosses. For NCCL's algorithms the drawing is "
-      "of its ring channels over the nodes' NICs (the NICs of one index line up: a rail): a line per channel from the NIC "
-      "it leaves a node through to the NIC it enters the next by; red, the channels through the NIC that binds.";
+      "slower than one hop alone would. Hover an arrow for the links it crosses.";
+  if (runs_nccl_only(results))
+    section.explanation =
+        "A box per node, its NICs along the bottom, NIC k at the same place in every box (a rail); a line per ring channel "
+        "from NIC to NIC; red: through the NIC that binds (shaded). Hover a line for its NICs.";
   if (cases.size() > kMostDrawnCases)
     section.explanation += fmt::format(" The first {} of the {} cases are drawn.", kMostDrawnCases, cases.size());
   section.html = std::move(html);
