@@ -2,6 +2,7 @@
 
 #include "../common/units.h"
 #include "../model/algorithm_registry.h"
+#include "nccl_case_explanation.h"
 #include "ring_analysis.h"
 
 #include <algorithm>
@@ -135,6 +136,40 @@ void add_run_findings(const VariantRun& run, std::uint64_t bytes, std::vector<st
     }
 }
 
+// A time of NCCL's model or of the simulation, in the unit that reads best: "34.1 us", "3.871 ms".
+std::string short_duration(double seconds) { return seconds < 1e-3 ? fmt::format("{:.1f} us", seconds * 1e6) : format_duration(seconds); }
+
+// One sentence per band of NCCL's choice of each NCCL case: what NCCL's model ranks first and against
+// what, which term of its time dominates, the resource that binds, and the simulated time (against the
+// case's reference, naming it).
+void add_nccl_findings(const VariantRun& run, std::vector<std::string>& findings) {
+  const ModelSettings& model = run.nccl_model ? *run.nccl_model : run.scenario.model;
+  for (std::size_t i = 0; i < run.results.size(); ++i) {
+    const CaseResult& result = run.results[i];
+    const auto explanation = explain_nccl_case(result, model);
+    if (!explanation) continue;
+    for (const NcclBand& band : explanation->bands) {
+      const std::string sizes = band.from_bytes == band.to_bytes ? fmt::format("at {}", format_bytes(band.to_bytes))
+                                                                 : fmt::format("{}-{}", format_bytes(band.from_bytes), format_bytes(band.to_bytes));
+      std::string sentence = fmt::format("{}{} {}: {}", prefix(run), case_label(result), sizes, nccl_choice_text(band.choice));
+      sentence += band.runner_up ? fmt::format(", NCCL's model {} against {}'s {}", short_duration(band.choice.prediction.time_s),
+                                               nccl_choice_text(*band.runner_up), short_duration(band.runner_up->prediction.time_s))
+                                 : fmt::format(", NCCL's model {}", short_duration(band.choice.prediction.time_s));
+      sentence += fmt::format("; {}-bound ({} {:.0f}% of NCCL's time); binds: {}", band.latency_bound ? "latency" : "bandwidth",
+                              band.latency_bound ? "latency" : "size / bandwidth", band.bound_share * 100, nccl_binding_text(band.binding));
+      if (band.simulated_s > 0) {
+        sentence += fmt::format("; simulated {}", short_duration(band.simulated_s));
+        // The placement's effect where there is one (references_of lists it last), as the question asks.
+        const CaseResult& base = run.results[references_of(run.results, i).back()];
+        if (i > 0)
+          if (const double base_time = time_at(base, band.to_bytes); base_time > 0)
+            sentence += fmt::format(", {:.2f}x {}'s", band.simulated_s / base_time, case_label(base));
+      }
+      findings.push_back(sentence + ".");
+    }
+  }
+}
+
 // Which model produces case I's difference from its reference: the mechanism, when variants differ only in it.
 std::string answer(const std::vector<VariantRun>& runs, std::size_t i, std::uint64_t bytes) {
   std::vector<std::string> slower, same;
@@ -163,7 +198,10 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const std::
   std::vector<std::string> findings;
   if (runs.empty() || runs.front().results.empty()) return findings;
   const std::uint64_t bytes = scenario.sizes.back();
-  for (const VariantRun& run : runs) add_run_findings(run, bytes, findings);
+  for (const VariantRun& run : runs) {
+    add_run_findings(run, bytes, findings);
+    add_nccl_findings(run, findings);
+  }
   if (runs.size() > 1)
     for (std::size_t i = 1; i < runs.front().results.size(); ++i) findings.push_back(answer(runs, i, bytes));
   return findings;

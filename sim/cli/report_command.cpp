@@ -189,8 +189,12 @@ int report_command(int argc, char** argv) {
     // teaching panels (the ranking's dots, the ring step by step) belong to pages that compare algorithms.
     page.summary = summary(results, std::nullopt, false);
     const std::uint64_t bytes = largest_common_size(results).value_or(ranked_size);
-    page.sections.push_back(answer_section(results, bytes, rings ? &*rings : nullptr, topology.note));
-    page.sections.push_back(ring_pictures_section(results, bytes, rings ? &*rings : nullptr, topology.note));
+    ReportSection answer = answer_section(results, bytes, rings ? &*rings : nullptr, topology.note);
+    ReportSection pictures = ring_pictures_section(results, bytes, rings ? &*rings : nullptr, topology.note);
+    // NCCL's channels over the NICs say what binds each case: on NCCL's pages they come first, on the first screen.
+    if (runs_nccl_only(results)) std::swap(answer, pictures);
+    page.sections.push_back(std::move(answer));
+    page.sections.push_back(std::move(pictures));
     std::set<int> ranks;
     for (const auto& row : results.rows) ranks.insert(row.ranks);
     for (auto sections : {size_sections(results), ranks.size() > 1 ? scaling_sections(results, scaling) : std::vector<ReportSection>{}})

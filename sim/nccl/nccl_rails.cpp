@@ -1,6 +1,7 @@
 #include "nccl_rails.h"
 
 #include "../rank/nccl_channel_rings.h"
+#include "../rank/nccl_trees.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -31,8 +32,32 @@ void set_bottleneck(const NcclTopologyFacts& facts, const std::map<Direction, in
       use.bus_bandwidth_Bps = bus;
       const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : kind == 2 ? spec.switch_links : spec.host_pcie_links;
       use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
+      use.bottleneck_kind = static_cast<NcclLinkKind>(kind);
+      use.bottleneck_crossings = count;
+      use.bottleneck_link_Bps = bandwidth;
     }
   }
+}
+
+// A placement's ranks as NCCL's channels see them: the node, GPU slot and NIC beside each, and the
+// rings of CHANNELS channels over them (on one node nothing crosses a NIC: no rings).
+struct PlacedRanks {
+  std::vector<int> nodes, rails, gpus;
+  int size = 0;
+  int search_channels = 1;
+  bool one_node = true;
+  std::vector<std::vector<int>> rings;
+  PlacedRanks(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels)
+      : nodes(node_of_ranks(placement)), rails(nccl_rail_of_ranks(facts, placement)), gpus(slot_of_ranks(nodes)),
+        size(static_cast<int>(nodes.size())), search_channels(nccl_search_rails(nodes, rails)),
+        one_node(std::all_of(nodes.begin(), nodes.end(), [&](int node) { return node == nodes.front(); })) {
+    if (!one_node) rings = nccl_channel_rings(size, nodes, rails, channels);
+  }
+};
+
+int nic_of_rank(const NcclTopologyFacts& facts, const std::vector<int>& nodes, const std::vector<int>& gpus, int rank) {
+  const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[static_cast<std::size_t>(rank)]));
+  return node.nic_of_gpu.at(static_cast<std::size_t>(gpus[static_cast<std::size_t>(rank)]));
 }
 
 }  // namespace
@@ -49,15 +74,24 @@ std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const Placem
   return rails;
 }
 
-NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
-  NcclRailUse use;
-  const std::vector<int> nodes = node_of_ranks(placement);
-  const std::vector<int> rails = nccl_rail_of_ranks(facts, placement);
-  use.search_channels = nccl_search_rails(nodes, rails);
-  if (std::all_of(nodes.begin(), nodes.end(), [&](int node) { return node == nodes.front(); })) return use;
-  const std::vector<int> gpus = slot_of_ranks(nodes);
-  const int size = static_cast<int>(nodes.size());
+std::string_view nccl_link_kind_name(NcclLinkKind kind, bool nvlink) {
+  switch (kind) {
+    case NcclLinkKind::nic: return "NIC";
+    case NcclLinkKind::gpu_port: return nvlink ? "NVLink port" : "GPU port";
+    case NcclLinkKind::pcie_switch: return "PCIe switch uplink";
+    case NcclLinkKind::host_pcie: return "host PCIe link";
+  }
+  return "link";
+}
 
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
+  const PlacedRanks placed(facts, placement, channels);
+  NcclRailUse use;
+  use.search_channels = placed.search_channels;
+  if (placed.one_node) return use;
+  const std::vector<int>& nodes = placed.nodes;
+  const std::vector<int>& gpus = placed.gpus;
+  const int size = placed.size;
   std::map<Direction, int> crossings;  // per link direction
   // RANK's way into its node's fabric (nothing on a shared bus): its port and its PCIe switch's uplink.
   auto fabric_way = [&](int rank, bool up) {
@@ -76,13 +110,9 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   };
   auto gdr = [&](int rank) { return facts.nodes.at(static_cast<std::size_t>(nodes[rank])).gdr; };
   std::map<std::pair<int, int>, NcclChannelNics> ends;  // (channel, node) -> where it enters and leaves
-  auto nic_of = [&](int rank) {
-    const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[rank]));
-    return node.nic_of_gpu.at(static_cast<std::size_t>(gpus[rank]));
-  };
-  const std::vector<std::vector<int>> rings = nccl_channel_rings(size, nodes, rails, channels);
+  auto nic_of = [&](int rank) { return nic_of_rank(facts, nodes, gpus, rank); };
   for (int c = 0; c < channels; ++c) {
-    const std::vector<int>& ring = rings[static_cast<std::size_t>(c)];
+    const std::vector<int>& ring = placed.rings[static_cast<std::size_t>(c)];
     for (int i = 0; i < size; ++i) {
       const int from = ring[static_cast<std::size_t>(i)], to = ring[static_cast<std::size_t>((i + 1) % size)];
       if (nodes[from] == nodes[to]) {
@@ -104,6 +134,29 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
   }
   for (const auto& [key, entry] : ends) use.crossings.push_back(entry);
 
+  set_bottleneck(facts, crossings, channels, use);
+  return use;
+}
+
+NcclRailUse nccl_tree_nic_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
+  const PlacedRanks placed(facts, placement, channels);
+  NcclRailUse use;
+  use.search_channels = placed.search_channels;
+  if (placed.one_node) return use;
+  std::map<Direction, int> crossings;
+  const std::vector<int>& nodes = placed.nodes;
+  for (int c = 0; c < channels; ++c) {
+    const std::vector<RankTreeLinks> links =
+        nccl_tree_links(placed.size, nodes, nccl_tree_of_channel(c, channels), placed.rings[static_cast<std::size_t>(c)]);
+    for (int rank = 0; rank < placed.size; ++rank)
+      for (int child : links[static_cast<std::size_t>(rank)].children) {
+        if (nodes[static_cast<std::size_t>(child)] == nodes[static_cast<std::size_t>(rank)]) continue;
+        // The reduction goes up the edge, the broadcast down: both NICs carry it both ways.
+        for (int end : {rank, child})
+          for (bool up : {true, false})
+            ++crossings[{nodes[static_cast<std::size_t>(end)], 0, nic_of_rank(facts, nodes, placed.gpus, end), up}];
+      }
+  }
   set_bottleneck(facts, crossings, channels, use);
   return use;
 }

@@ -9,12 +9,18 @@
 #include "../model/placement.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringsim {
 
 // The NIC beside every rank's GPU (-1: none of its own), in rank order; ranks use a node's GPUs in order.
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement);
+
+// The kinds of link a channel crosses on its way between GPUs and nodes.
+enum class NcclLinkKind { nic, gpu_port, pcie_switch, host_pcie };
+// "NIC", "NVLink port" (NVLINK; else "GPU port"), "PCIe switch uplink", "host PCIe link".
+std::string_view nccl_link_kind_name(NcclLinkKind kind, bool nvlink);
 
 // Where one channel's ring crosses one node's boundary.
 struct NcclChannelNics {
@@ -28,11 +34,20 @@ struct NcclRailUse {
   int search_channels = 1;      // one per NIC beside the ranks, as many on every node as on the fewest
   double bus_bandwidth_Bps = 0;  // the channels' total at the busiest NIC direction or GPU port
   std::string bottleneck;       // that link direction, e.g. "node0-nic3 up" or "node2-gpu5-nvlink down"
+  NcclLinkKind bottleneck_kind = NcclLinkKind::nic;
+  int bottleneck_crossings = 0;       // how many channels' hops (or tree edges) cross it
+  double bottleneck_link_Bps = 0;     // its rate
   std::vector<NcclChannelNics> crossings;  // every channel at every node it crosses
 };
 
 // CHANNELS rings over PLACEMENT's ranks on several nodes (with a single node nothing crosses a NIC:
 // search_channels 1 and no bandwidth).
 NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels);
+
+// The same for CHANNELS channels of NCCL's tree (sim/rank/nccl_trees.h, each channel's chains starting
+// beside its NIC as its ring does): every edge between nodes carries its channel's share once each way
+// in each direction, so the bottleneck is the NIC direction the most tree edges cross (crossings: its
+// count); bus_bandwidth_Bps is that link's rate x channels / edges, and `crossings` is left empty.
+NcclRailUse nccl_tree_nic_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels);
 
 }  // namespace ringsim

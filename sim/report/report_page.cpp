@@ -66,7 +66,7 @@ constexpr const char* kRenderScript = R"(
     return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
   }
   function finish() {
-    document.querySelectorAll('[id^="lead-"]').forEach(function (e) {
+    document.querySelectorAll('[id^="lead-"], svg.nccl-channels').forEach(function (e) {
       status.boxes[e.id] = { box: box(e), text: e.textContent };
     });
     status.done = true;

@@ -2,6 +2,7 @@
 
 #include "../analysis/scenario_findings.h"
 #include "../common/units.h"
+#include "../model/algorithm_registry.h"
 #include "plot_style.h"
 #include "ring_picture.h"
 
@@ -49,8 +50,7 @@ const ResultRow* row_of(const AnsweredCase& answered, const std::string& variant
 }
 
 std::string bottleneck_of(const RingCases* rings, const ResultRow& row) {
-  const RingCase* ring = rings == nullptr ? nullptr : rings->of(row);
-  return ring == nullptr ? "" : ring->description;
+  return rings == nullptr ? "" : ring_bottleneck_namer(*rings)(row);
 }
 
 // "the network stack of rank 7 (node2-gpu0): its send and its receive compete (2 ring edges at 10 Gbit/s)"
@@ -90,10 +90,16 @@ ReportLead report_lead(const ResultsDocument& results) {
   return lead;
 }
 
+bool runs_nccl_only(const ResultsDocument& results) {
+  return std::all_of(results.rows.begin(), results.rows.end(), [](const ResultRow& row) { return nccl_request_of(row.algorithm).has_value(); });
+}
+
 bool compares_one_algorithm(const ResultsDocument& results) {
-  std::set<std::string> algorithms, cases;
-  for (const ResultRow& row : results.rows) algorithms.insert(row.algorithm), cases.insert(case_finding_name(row));
-  return algorithms.size() == 1 && cases.size() > 1;
+  std::set<std::string> algorithms, cases, placements;
+  for (const ResultRow& row : results.rows)
+    algorithms.insert(row.algorithm), cases.insert(case_finding_name(row)), placements.insert(row.placement + " " + row.order);
+  // NCCL's algorithms (nccl and the ones it picks among) across placements answer a placement question too.
+  return (algorithms.size() == 1 || (runs_nccl_only(results) && placements.size() > 1)) && cases.size() > 1;
 }
 
 namespace {
@@ -180,7 +186,7 @@ ReportSection answer_section(const ResultsDocument& results, std::uint64_t bytes
 
 ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_t bytes, const RingCases* rings,
                                     const std::string& bottleneck_note) {
-  ReportSection section{"ring-over-nodes", "The ring over the nodes", "", std::nullopt, {}};
+  ReportSection section{"ring-over-nodes", runs_nccl_only(results) ? "NCCL's channels over the nodes and their NICs" : "The ring over the nodes", "", std::nullopt, {}};
   if (rings == nullptr) {
     section.explanation = fmt::format("The ring of each case is drawn over the topology's nodes when the topology is "
                                       "known. {}",
@@ -195,13 +201,20 @@ ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_
                         case_colour(c), html_escape(cases[c].name));
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const ResultRow* row = row_of(cases[c], variants[v]);
+      const std::string caption_variant = variants[v].empty() ? "" : fmt::format("<b>{}</b>: ", html_escape(variants[v]));
+      if (const NcclChannelsCase* nccl = row == nullptr ? nullptr : rings->nccl_of(*row)) {
+        html += fmt::format("<figure>\n{}<figcaption>{}{}</figcaption>\n</figure>\n",
+                            nccl_channels_svg(*nccl, rings->layout(), fmt::format("channels-{}-{}", c, v),
+                                              variants.size() > 1 ? kPictureWidth : 2 * kPictureWidth, case_colour(c)),
+                            caption_variant, html_escape(nccl->description));
+        continue;
+      }
       const RingCase* ring = row == nullptr ? nullptr : rings->of(*row);
       if (ring == nullptr) continue;
       html += fmt::format("<figure>\n{}<figcaption>{}{}</figcaption>\n</figure>\n",
                           ring_picture_svg(*ring, rings->layout(), fmt::format("ring-{}-{}", c, v),
                                            variants.size() > 1 ? kPictureWidth : 2 * kPictureWidth, case_colour(c)),
-                          variants[v].empty() ? "" : fmt::format("<b>{}</b>: ", html_escape(variants[v])),
-                          html_escape(ring->description));
+                          caption_variant, html_escape(ring->description));
     }
     html += "</div>\n</div>\n";
   }
@@ -210,6 +223,10 @@ ReportSection ring_pictures_section(const ResultsDocument& results, std::uint64_
       "the ranks inside a node, below the boxes between nodes). The red arrows are the hops that share the busiest "
       "link direction: at each of the ring's 2(N−1) steps they split its bandwidth, so the ring runs that many times "
       "slower than one hop alone would. Hover an arrow for the links it crosses.";
+  if (runs_nccl_only(results))
+    section.explanation =
+        "A box per node, its NICs along the bottom, NIC k at the same place in every box (a rail); a line per ring channel "
+        "from NIC to NIC; red: through the NIC that binds (shaded). Hover a line for its NICs.";
   if (cases.size() > kMostDrawnCases)
     section.explanation += fmt::format(" The first {} of the {} cases are drawn.", kMostDrawnCases, cases.size());
   section.html = std::move(html);

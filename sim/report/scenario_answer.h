@@ -15,8 +15,12 @@ namespace ringsim {
 // The question and the findings of RESULTS, the answers across variants first, then per variant.
 ReportLead report_lead(const ResultsDocument& results);
 
-// Whether RESULTS compare cases of one algorithm (several placements or orders): the page then answers
-// the scenario's question instead of teaching the algorithms.
+// Whether every row of RESULTS runs one of NCCL's algorithms: its page draws NCCL's channels over the
+// NICs first and names what binds each case.
+bool runs_nccl_only(const ResultsDocument& results);
+
+// Whether RESULTS compare cases of one algorithm (several placements or orders), or NCCL's algorithms
+// across placements: the page then answers the scenario's question instead of teaching the algorithms.
 bool compares_one_algorithm(const ResultsDocument& results);
 
 // The chart of the answer at BYTES: each case's time over the first case's, a panel per variant, the
