@@ -6,33 +6,56 @@
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <string>
+#include <utility>
 #include <tuple>
 
 namespace ringsim {
 namespace {
 
 // A link direction a channel's hop crosses: (node, kind, index, up). kind 0: a NIC, 1: a GPU's port,
-// 2: a PCIe switch's uplink, 3: a GPU's PCIe link to host memory beside NVLink.
+// 2: a PCIe switch's uplink, 3: a GPU's PCIe link to host memory beside NVLink; on a rail fabric
+// (node 0) 4: a rail leaf's uplink to the spine, 5: the spine (both directions share it).
 using Direction = std::tuple<int, int, int, bool>;
+constexpr int kRailUplink = 4, kRailSpine = 5;
+
+// The bandwidth and name of a link direction.
+std::pair<double, std::string> direction_link(const NcclTopologyFacts& facts, const Direction& direction) {
+  const auto& [node, kind, index, up] = direction;
+  const char* way = up ? "up" : "down";
+  if (kind == kRailUplink)
+    return {facts.rail_fabric->uplink_bandwidth_Bps, fmt::format("{} {}", facts.rail_fabric->uplink_links.at(static_cast<std::size_t>(index)), way)};
+  if (kind == kRailSpine) return {facts.rail_fabric->spine_bandwidth_Bps, facts.rail_fabric->spine_link};
+  const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
+  const double bandwidth = kind == 0   ? spec.nic_bandwidth_Bps
+                           : kind == 1 ? spec.port_bandwidth_Bps
+                           : kind == 2 ? spec.switch_bandwidth_Bps
+                                       : spec.host_pcie_bandwidth_Bps;
+  const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : kind == 2 ? spec.switch_links : spec.host_pcie_links;
+  return {bandwidth, fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), way)};
+}
 
 // Each channel carries 1/CHANNELS of the data: a link direction crossed K times carries K/CHANNELS.
-// Sets USE's bus bandwidth and names its bottleneck.
+// Sets USE's bus bandwidth and names its bottleneck (a non-blocking spine, bandwidth 0, never is).
 void set_bottleneck(const NcclTopologyFacts& facts, const std::map<Direction, int>& crossings, int channels, NcclRailUse& use) {
   use.bus_bandwidth_Bps = std::numeric_limits<double>::infinity();
   for (const auto& [direction, count] : crossings) {
-    const auto& [node, kind, index, up] = direction;
-    const NcclNodeFacts& spec = facts.nodes.at(static_cast<std::size_t>(node));
-    const double bandwidth = kind == 0   ? spec.nic_bandwidth_Bps
-                             : kind == 1 ? spec.port_bandwidth_Bps
-                             : kind == 2 ? spec.switch_bandwidth_Bps
-                                         : spec.host_pcie_bandwidth_Bps;
+    const auto [bandwidth, name] = direction_link(facts, direction);
+    if (bandwidth <= 0) continue;
     const double bus = bandwidth * channels / count;
     if (bus < use.bus_bandwidth_Bps) {
       use.bus_bandwidth_Bps = bus;
-      const auto& names = kind == 0 ? spec.nic_links : kind == 1 ? spec.port_links : kind == 2 ? spec.switch_links : spec.host_pcie_links;
-      use.bottleneck = fmt::format("{} {}", names.at(static_cast<std::size_t>(index)), up ? "up" : "down");
+      use.bottleneck = name;
     }
   }
+}
+
+// The GPU of NODE beside NIC that PXN sends through for another GPU of it (PlatformPlan::pxn_proxy).
+int pxn_proxy(const NcclNodeFacts& node, int gpu, int nic) {
+  if (node.port_bandwidth_Bps <= 0) return -1;
+  for (std::size_t g = 0; g < node.nic_beside_gpu.size(); ++g)
+    if (static_cast<int>(g) != gpu && node.nic_beside_gpu[g] == nic) return static_cast<int>(g);
+  return -1;
 }
 
 }  // namespace
@@ -49,7 +72,7 @@ std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const Placem
   return rails;
 }
 
-NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels) {
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels, bool pxn) {
   NcclRailUse use;
   const std::vector<int> nodes = node_of_ranks(placement);
   const std::vector<int> rails = nccl_rail_of_ranks(facts, placement);
@@ -90,8 +113,25 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
         fabric_way(to, false);
         continue;
       }
-      ++crossings[{nodes[from], 0, nic_of(from), true}];
-      ++crossings[{nodes[to], 0, nic_of(to), false}];
+      const int rail_in = nic_of(to);
+      int rail_out = nic_of(from);
+      // On a rail fabric PXN hands a send to another rail's NIC to the NVLink peer beside that NIC;
+      // without it the hop crosses both rails' uplinks and the spine.
+      if (facts.rail_fabric) {
+        const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[from]));
+        const bool other_rail = rail_out != rail_in;
+        if (const int proxy = other_rail && pxn && facts.nvlink ? pxn_proxy(node, gpus[from], rail_in) : -1; proxy >= 0) {
+          fabric_way(from, true);
+          ++crossings[{nodes[from], 1, proxy, false}];
+          rail_out = rail_in;
+        } else if (other_rail) {
+          ++crossings[{0, kRailUplink, rail_out, true}];
+          ++crossings[{0, kRailSpine, 0, true}];
+          ++crossings[{0, kRailUplink, rail_in, false}];
+        }
+      }
+      ++crossings[{nodes[from], 0, rail_out, true}];
+      ++crossings[{nodes[to], 0, rail_in, false}];
       // Without GPUDirect RDMA NCCL's network buffers are in host memory (net.cc).
       if (!gdr(from)) to_host(from, true);
       if (!gdr(to)) to_host(to, false);
@@ -99,7 +139,7 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
       NcclChannelNics& in = ends.try_emplace({c, nodes[to]}, NcclChannelNics{c, nodes[to]}).first->second;
       in.nic_in = nic_of(to);
       NcclChannelNics& out = ends.try_emplace({c, nodes[from]}, NcclChannelNics{c, nodes[from]}).first->second;
-      out.nic_out = nic_of(from);
+      out.nic_out = nic_of(from);  // the ring's own end (under PXN its data leaves through the proxy's NIC)
     }
   }
   for (const auto& [key, entry] : ends) use.crossings.push_back(entry);

@@ -32,7 +32,9 @@ struct NcclRailUse {
 };
 
 // CHANNELS rings over PLACEMENT's ranks on several nodes (with a single node nothing crosses a NIC:
-// search_channels 1 and no bandwidth).
-NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels);
+// search_channels 1 and no bandwidth). On a rail fabric a hop between NICs of two rails crosses both
+// rails' uplinks and the spine, unless PXN (PlatformModel::nccl_pxn, the routes' own) sends it through
+// the NVLink peer beside the receiving NIC's rail: then that peer's port and that rail's NIC.
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels, bool pxn);
 
 }  // namespace ringsim
