@@ -58,6 +58,27 @@ int pxn_proxy(const NcclNodeFacts& node, int gpu, int nic) {
   return -1;
 }
 
+// On a rail fabric, a hop from GPU of NODE through NIC RAIL_OUT to NIC RAIL_IN of another node: under
+// PXN the GPU it hands the send to, the NVLink peer beside NIC RAIL_IN; -1 where it sends itself, a hop
+// between rails then crossing both rails' uplinks and the spine (counted here).
+int rail_crossings(const NcclTopologyFacts& facts, int node, int gpu, int rail_out, int rail_in, bool pxn,
+                   std::map<Direction, int>& crossings) {
+  if (!facts.rail_fabric || rail_out == rail_in) return -1;
+  if (const int proxy = pxn && facts.nvlink ? pxn_proxy(facts.nodes.at(static_cast<std::size_t>(node)), gpu, rail_in) : -1; proxy >= 0)
+    return proxy;
+  ++crossings[{0, kRailUplink, rail_out, true}];
+  ++crossings[{0, kRailSpine, 0, true}];
+  ++crossings[{0, kRailUplink, rail_in, false}];
+  return -1;
+}
+
+// Channel C's way out of node FROM (the ring's own end, NIC OUT: under PXN its data leaves through the
+// proxy's NIC) and into node TO (NIC IN), kept per (channel, node).
+void note_ends(std::map<std::pair<int, int>, NcclChannelNics>& ends, int c, int from, int out, int to, int in) {
+  ends.try_emplace({c, to}, NcclChannelNics{c, to}).first->second.nic_in = in;
+  ends.try_emplace({c, from}, NcclChannelNics{c, from}).first->second.nic_out = out;
+}
+
 }  // namespace
 
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement) {
@@ -115,35 +136,20 @@ NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& p
       }
       const int rail_in = nic_of(to);
       int rail_out = nic_of(from);
-      // On a rail fabric PXN hands a send to another rail's NIC to the NVLink peer beside that NIC;
-      // without it the hop crosses both rails' uplinks and the spine.
-      if (facts.rail_fabric) {
-        const NcclNodeFacts& node = facts.nodes.at(static_cast<std::size_t>(nodes[from]));
-        const bool other_rail = rail_out != rail_in;
-        if (const int proxy = other_rail && pxn && facts.nvlink ? pxn_proxy(node, gpus[from], rail_in) : -1; proxy >= 0) {
-          fabric_way(from, true);
-          ++crossings[{nodes[from], 1, proxy, false}];
-          rail_out = rail_in;
-        } else if (other_rail) {
-          ++crossings[{0, kRailUplink, rail_out, true}];
-          ++crossings[{0, kRailSpine, 0, true}];
-          ++crossings[{0, kRailUplink, rail_in, false}];
-        }
+      if (const int proxy = rail_crossings(facts, nodes[from], gpus[from], rail_out, rail_in, pxn, crossings); proxy >= 0) {
+        fabric_way(from, true);  // PXN: over NVLink to the peer beside TO's rail's NIC, out through that NIC
+        ++crossings[{nodes[from], 1, proxy, false}];
+        rail_out = rail_in;
       }
       ++crossings[{nodes[from], 0, rail_out, true}];
       ++crossings[{nodes[to], 0, rail_in, false}];
       // Without GPUDirect RDMA NCCL's network buffers are in host memory (net.cc).
       if (!gdr(from)) to_host(from, true);
       if (!gdr(to)) to_host(to, false);
-      // The channel's way into TO's node and out of FROM's, kept per (channel, node).
-      NcclChannelNics& in = ends.try_emplace({c, nodes[to]}, NcclChannelNics{c, nodes[to]}).first->second;
-      in.nic_in = nic_of(to);
-      NcclChannelNics& out = ends.try_emplace({c, nodes[from]}, NcclChannelNics{c, nodes[from]}).first->second;
-      out.nic_out = nic_of(from);  // the ring's own end (under PXN its data leaves through the proxy's NIC)
+      note_ends(ends, c, nodes[from], nic_of(from), nodes[to], rail_in);
     }
   }
   for (const auto& [key, entry] : ends) use.crossings.push_back(entry);
-
   set_bottleneck(facts, crossings, channels, use);
   return use;
 }
