@@ -153,7 +153,7 @@ TEST_CASE("bus bandwidth: NVLink GPUs staging through host memory cross their ow
   CHECK(nccl_rail_use(facts, block({8, 8}), 2, false).bus_bandwidth_Bps == doctest::Approx(12.4e9));  // the NIC
 }
 
-TEST_CASE("on a 4:1 rail fabric NCCL's rings without PXN cross rails at every node and the spine's uplinks halve the bus; PXN keeps them on one rail") {
+TEST_CASE("on a 4:1 rail fabric NCCL's rings without PXN cross rails at every node and the spine's uplinks halve the bus, while PXN keeps them on one rail") {
   // rails-4x8-400G: 8 x 400 Gb/s (50 GB/s) NICs a node, each rail leaf's uplink 400 Gb/s for its four
   // NICs. Placement 8-8: 16 channels; channel c enters each node at GPU c mod 8 and leaves from
   // GPU c-1 mod 8 (nccl_channel_rings.h), so each hop between the nodes goes from rail c-1 to rail c.
