@@ -78,7 +78,7 @@ struct PlanRack {
   const RackSpec* spec = nullptr;
   std::vector<std::size_t> nodes;         // indices in PlatformPlan::nodes()
   std::string core_zone, router;          // under a spine: the zone holding the rack's gateway router
-  std::size_t switch_link = 0;
+  std::size_t switch_link = 0;            // none on a rail fabric, whose NICs hang off its leaves
   std::size_t uplink = 0;                 // under a spine
 };
 

@@ -169,6 +169,13 @@ TEST_CASE("on a 4:1 rail fabric NCCL's rings without PXN cross rails at every no
   const NcclRailUse pxn = nccl_rail_use(facts, block({8, 8}), 16, true);
   CHECK(pxn.bus_bandwidth_Bps == doctest::Approx(400e9));
   CHECK(pxn.bottleneck.find("-nic") != std::string::npos);
+  // A spine of 100 GB/s shared by both directions carries every one of the 2 x 16 hops between rails:
+  // 100 x 16 / 32 = 50 GB/s.
+  NcclTopologyFacts narrow_spine = facts;
+  narrow_spine.rail_fabric->spine_bandwidth_Bps = 100e9;
+  const NcclRailUse spine_bound = nccl_rail_use(narrow_spine, block({8, 8}), 16, false);
+  CHECK(spine_bound.bus_bandwidth_Bps == doctest::Approx(50e9));
+  CHECK(spine_bound.bottleneck == "rail-spine");
   // One rank per node sits beside NIC 0 at both ends: no hop crosses rails, with or without PXN.
   CHECK(nccl_rail_use(facts, block({1, 1, 1, 1}), 2, false).bus_bandwidth_Bps == doctest::Approx(50e9));
 }
