@@ -117,7 +117,7 @@ NcclBinding nccl_binding(const NcclPlan& plan, const NcclChoice& choice, const N
       return every_port(facts, c.channels, c.channels, "channels");
     case NcclAlgorithmKind::ring: break;
   }
-  if (c.nodes > 1) return from_use(nccl_rail_use(facts, placement, c.channels), facts, c.channels, "channels");
+  if (c.nodes > 1) return from_use(nccl_rail_use(facts, placement, c.channels, plan.pxn()), facts, c.channels, "channels");
   NcclBinding binding = every_port(facts, c.channels, c.channels, "channels");
   binding.bus_bandwidth_Bps = c.search_channels * c.channel_bandwidth_Bps;
   return binding;

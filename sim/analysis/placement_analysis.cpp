@@ -64,7 +64,7 @@ PlacementAnalysis analyze_placement(const Platform& platform, const ModelSetting
     with_facts.nccl_facts = nccl_topology_facts(with_facts.shape(*platform.topology));
     analysis.nccl = nccl_case_of(with_facts, placement);
     if (analysis.nccl && analysis.nccl->nodes > 1)
-      analysis.nccl_rails = nccl_rail_use(*with_facts.nccl_facts, placement, analysis.nccl->channels);
+      analysis.nccl_rails = nccl_rail_use(*with_facts.nccl_facts, placement, analysis.nccl->channels, with_facts.platform_model().nccl_pxn);
     for (auto bytes : request.sizes)
       analysis.nccl_predicted.push_back(
           {bytes, nccl_predict(*analysis.nccl, nccl_protocol_at(with_facts, analysis.nccl, bytes), bytes)});

@@ -60,11 +60,13 @@ const RouteGraph& PlanRoutes::graph() const {
       const GraphVertex fabric = !spec.intra_ports ? GraphVertex{spec.name + "-bus", VertexShape::ellipse}
                                  : spec.intra_kind == IntraKind::nvlink ? GraphVertex{spec.name + "-nvswitch", VertexShape::octagon}
                                                                         : GraphVertex{spec.name + "-fabric", VertexShape::octagon};
-      for (std::size_t nic : node.nics) {
-        const std::string& name = links[nic].name;
+      for (std::size_t k = 0; k < node.nics.size(); ++k) {
+        const std::string& name = links[node.nics[k]].name;
         const GraphVertex end{name + "-end", VertexShape::ellipse};
         graph_.add_edge({name + "-port", VertexShape::ellipse}, end, name);
-        graph_.add_edge(end, switch_vertex, links[rack.switch_link].name);
+        // On a rail fabric NIC k hangs off rail k's leaf.
+        const std::string& hub = plan_.has_rails() ? links[plan_.rails_declared()[k]].name : links[rack.switch_link].name;
+        graph_.add_edge(end, plan_.has_rails() ? GraphVertex{hub, VertexShape::octagon} : switch_vertex, hub);
       }
       for (int g = 0; g < spec.gpus; ++g) {
         const GraphVertex gpu{node.hosts[g], VertexShape::box};
@@ -73,6 +75,7 @@ const RouteGraph& PlanRoutes::graph() const {
                         node.stacks.empty() ? "" : links[node.stacks[g]].name);
       }
     }
+    if (plan_.has_rails()) add_rail_spine();
     if (plan_.has_spine()) {
       const GraphVertex spine_port{rack.spec->name + "-spine-port", VertexShape::ellipse};
       graph_.add_edge(switch_vertex, spine_port, links[rack.uplink].name);
@@ -80,6 +83,18 @@ const RouteGraph& PlanRoutes::graph() const {
     }
   }
   return graph_;
+}
+
+void PlanRoutes::add_rail_spine() const {
+  const auto& links = plan_.links();
+  const std::vector<std::size_t> declared = plan_.rails_declared();  // leaves, uplinks, spine
+  const std::size_t rails = (declared.size() - 1) / 2;
+  const GraphVertex spine{links[declared.back()].name, VertexShape::octagon};
+  for (std::size_t k = 0; k < rails; ++k) {
+    const GraphVertex port{links[declared[rails + k]].name + "-end", VertexShape::ellipse};
+    graph_.add_edge({links[declared[k]].name, VertexShape::octagon}, port, links[declared[rails + k]].name);
+    graph_.add_edge(port, spine, spine.name);
+  }
 }
 
 }  // namespace ringsim

@@ -17,11 +17,13 @@ class PlanRoutes final : public RouteSource {
   Route route(const std::string& from_host, const std::string& to_host) override;
   double speed_flops(const std::string& host) const override;
   // Every GPU, each node's bus (pcie/shm) or NVSwitch (nvlink), each NIC's port and uplink end, each
-  // rack's switch, and with several racks each rack's spine port and the spine; drawn when first asked.
+  // rack's switch, and with several racks each rack's spine port and the spine (on a rail fabric each
+  // rail's leaf, its uplink's end and the spine instead of the switch); drawn when first asked.
   const RouteGraph& graph() const override;
 
  private:
   const HostRef& host(const std::string& name) const;
+  void add_rail_spine() const;  // each rail leaf's uplink to the spine
 
   PlatformPlan plan_;
   mutable RouteGraph graph_;

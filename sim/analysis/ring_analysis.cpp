@@ -36,6 +36,8 @@ std::string describe_bottleneck(const RingEmbedding& ring, const Bottleneck& bot
   if (link.role == LinkRole::nic) return fmt::format("NIC {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
   if (link.role == LinkRole::uplink || link.role == LinkRole::spine)
     return fmt::format("the rack uplink {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
+  if (link.role == LinkRole::rail_uplink || link.role == LinkRole::rail_spine)
+    return fmt::format("the rail leaf's uplink {} ({}) to the spine, carrying {} between rails{}", use.link, direction, rate, cross_traffic);
   return fmt::format("link {} ({}), carrying {}{}", use.link, direction, rate, cross_traffic);
 }
 
@@ -46,6 +48,7 @@ std::string bottleneck_mechanism(const RingEmbedding& ring, const Bottleneck& bo
   if (link.role == LinkRole::stack && std::find(hosts.begin(), hosts.end(), link.host) != hosts.end())
     return bottleneck.ring_edges > 1 ? "per-process send/receive serialization" : "the per-process stack's bandwidth";
   if (link.role == LinkRole::uplink || link.role == LinkRole::spine) return "an oversubscribed uplink";
+  if (link.role == LinkRole::rail_uplink || link.role == LinkRole::rail_spine) return "traffic between rails over an oversubscribed spine";
   if (link.role == LinkRole::nic) return bottleneck.ring_edges > 1 ? "NIC sharing" : "NIC bandwidth";
   return "link bandwidth";
 }

@@ -61,7 +61,8 @@ Route SimGridRoutes::simgrid_route(const std::string& from_host, const std::stri
                                                               role ? std::optional(role->role) : std::nullopt, role ? role->host : ""});
     if (!added && direction != "shared") it->second.split = true;
     route.hops.push_back({name, direction});
-    const bool hub = role && (role->role == LinkRole::switch_link || role->role == LinkRole::spine);
+    const bool hub = role && (role->role == LinkRole::switch_link || role->role == LinkRole::spine || role->role == LinkRole::rail_leaf ||
+                              role->role == LinkRole::rail_spine);
     const GraphVertex vertex{name, hub ? VertexShape::octagon : VertexShape::ellipse};
     graph_.join(previous, vertex);
     previous = vertex;

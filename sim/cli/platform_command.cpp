@@ -24,7 +24,7 @@ with: dot -Tsvg). --model applies a model file's process_stack, nic_sharing and 
 ringsim run does.
 
 The XML routes every node pair of a rack explicitly, so it grows with the square of the nodes (1024
-single-GPU nodes: ~70 MB). ringsim run instead writes the platform plan (-o FILE.json writes it too)
+single-GPU nodes: ~70 MB); on a rail fabric every GPU pair. ringsim run instead writes the platform plan (-o FILE.json writes it too)
 and has SimGrid build it through libringsim-platform.so, beside ringsim, with star-routed racks:
   RINGSIM_PLATFORM_PLAN=FILE.json smpirun -platform build/libringsim-platform.so ...
 )";
@@ -48,8 +48,12 @@ int platform_command(int argc, char** argv) {
   if (!output) output = args.value("--output");
   const bool plan = output && std::filesystem::path(*output).extension() == ".json";
   if (!args.has("--dot") && !plan) {
-    std::size_t zone_routes = 0;
-    for (const RackSpec& rack : topology.racks) zone_routes += rack.nodes.size() * rack.nodes.size() / 2;
+    std::size_t zone_routes = 0, hosts = 0;
+    for (const RackSpec& rack : topology.racks) {
+      zone_routes += rack.nodes.size() * rack.nodes.size() / 2;
+      for (const NodeSpec& node : rack.nodes) hosts += static_cast<std::size_t>(node.gpus);
+    }
+    if (topology.rails) zone_routes = hosts * (hosts - 1);  // a rail fabric's XML routes every host pair
     if (zone_routes > kLargeXmlZoneRoutes)
       fmt::print(stderr, "ringsim platform: note: {} zone routes make this XML large; -o FILE.json writes the platform plan "
                          "that ringsim run loads through libringsim-platform.so (ringsim platform --help)\n", zone_routes);

@@ -71,7 +71,11 @@ struct ModelSettings {
     return network == "NCCL" || link_bandwidth_scale != 1 || link_latency_scale != 1 || nic_efficiency != 1 || process_stack.has_value() || nic_half_duplex || !background.empty() ||
            nic_bandwidth_Bps.has_value() || nic_latency_s.has_value();
   }
-  PlatformModel platform_model() const { return {process_stack, nic_half_duplex, background, network == "NCCL"}; }
+  // Under the NCCL network model NCCL's transports shape the routes: staging without GPUDirect RDMA,
+  // and PXN on a rail fabric.
+  PlatformModel platform_model() const {
+    return {process_stack, nic_half_duplex, background, network == "NCCL", network == "NCCL" && effective_nccl().uses_pxn()};
+  }
   // TOPOLOGY with this model's changes to its links (nic_bandwidth, nic_latency, nic_efficiency,
   // link_bandwidth_scale, link_latency_scale).
   Topology shape(Topology topology) const;

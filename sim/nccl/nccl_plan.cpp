@@ -56,7 +56,7 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
     const int search = nccl_search_rails(node_of_ranks(placement), rails);
     c.search_channels = search;
     c.channels = settings.channels.value_or(std::min(settings.release->channel_factor * search, kNcclMaxChannels));
-    const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels);
+    const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c.channels, model.platform_model().nccl_pxn);
     c.channel_bandwidth_Bps = use.bus_bandwidth_Bps / search;
     // NVLS trees pair each node's heads across nodes: as many ranks on every node, each beside a NIC
     // of its own (the heads ringsim models; NCCL also runs them with fewer NICs than GPUs).

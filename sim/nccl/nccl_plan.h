@@ -54,6 +54,9 @@ struct NcclPlan {
   // NCCL's software cost of a call of BYTES, seconds (nccl_software_costs.h): under the model made for
   // NCCL where there is a case; 0 elsewhere.
   double software_cost_at(std::uint64_t bytes) const;
+  // Whether NCCL's sends to another rail go through an NVLink peer beside that rail's NIC (PXN): under
+  // the model made for NCCL, where the release has it and the settings leave it on.
+  bool pxn() const { return nccl_network && settings.uses_pxn(); }
 };
 
 // The plan of ALGORITHM on PLACEMENT under MODEL; nullopt unless ALGORITHM is one of NCCL's.

@@ -18,8 +18,9 @@ namespace ringsim {
 std::vector<int> nccl_rail_of_ranks(const NcclTopologyFacts& facts, const PlacementSpec& placement);
 
 // The kinds of link a channel crosses on its way between GPUs and nodes.
-enum class NcclLinkKind { nic, gpu_port, pcie_switch, host_pcie };
-// "NIC", "NVLink port" (NVLINK; else "GPU port"), "PCIe switch uplink", "host PCIe link".
+enum class NcclLinkKind { nic, gpu_port, pcie_switch, host_pcie, rail_uplink, rail_spine };
+// "NIC", "NVLink port" (NVLINK; else "GPU port"), "PCIe switch uplink", "host PCIe link", "rail leaf uplink",
+// "rail spine".
 std::string_view nccl_link_kind_name(NcclLinkKind kind, bool nvlink);
 
 // Where one channel's ring crosses one node's boundary.
@@ -41,8 +42,10 @@ struct NcclRailUse {
 };
 
 // CHANNELS rings over PLACEMENT's ranks on several nodes (with a single node nothing crosses a NIC:
-// search_channels 1 and no bandwidth).
-NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels);
+// search_channels 1 and no bandwidth). On a rail fabric a hop between NICs of two rails crosses both
+// rails' uplinks and the spine, unless PXN (PlatformModel::nccl_pxn, the routes' own) sends it through
+// the NVLink peer beside the receiving NIC's rail: then that peer's port and that rail's NIC.
+NcclRailUse nccl_rail_use(const NcclTopologyFacts& facts, const PlacementSpec& placement, int channels, bool pxn);
 
 // The same for CHANNELS channels of NCCL's tree (sim/rank/nccl_trees.h, each channel's chains starting
 // beside its NIC as its ring does): every edge between nodes carries its channel's share once each way

@@ -9,6 +9,9 @@ std::optional<NamedLinkRole> role_of_written_link(std::string_view name) {
   if (name.find("-background-") != std::string_view::npos) return NamedLinkRole{LinkRole::background, ""};
   if (name.find("-pcie-switch") != std::string_view::npos) return NamedLinkRole{LinkRole::pcie_switch, ""};
   if (name.ends_with("-host-pcie")) return NamedLinkRole{LinkRole::host_pcie, ""};
+  if (name == kRailSpineLinkName) return NamedLinkRole{LinkRole::rail_spine, ""};
+  if (name.starts_with("rail") && name.ends_with("-leaf-uplink")) return NamedLinkRole{LinkRole::rail_uplink, ""};
+  if (name.starts_with("rail") && name.ends_with("-leaf")) return NamedLinkRole{LinkRole::rail_leaf, ""};
   if (name == kSpineLinkName) return NamedLinkRole{LinkRole::spine, ""};
   if (name.ends_with("-uplink")) return NamedLinkRole{LinkRole::uplink, ""};
   if (name.ends_with("-switch")) return NamedLinkRole{LinkRole::switch_link, ""};

@@ -9,7 +9,9 @@
 
 namespace ringsim {
 
-enum class LinkRole { bus, gpu_port, nic, stack, switch_link, uplink, spine, background, pcie_switch, host_pcie };
+// rail_leaf, rail_uplink, rail_spine: a rail-optimized fabric's leaf switch of one rail, that leaf's
+// uplink and the spine joining the leaves (topology.h RailFabric).
+enum class LinkRole { bus, gpu_port, nic, stack, switch_link, uplink, spine, background, pcie_switch, host_pcie, rail_leaf, rail_uplink, rail_spine };
 
 struct NamedLinkRole {
   LinkRole role = LinkRole::bus;
@@ -18,7 +20,8 @@ struct NamedLinkRole {
 
 // The role of a SimGrid XML link named as `ringsim platform` names them ("node0-nic", "node0-nic1",
 // "node0-gpu0-stack", "node0-intra", "node0-gpu0-nvlink", "rack0-switch", "rack0-uplink", "spine",
-// "node0-nic-background-up", "node0-pcie-switch1", "node0-gpu0-host-pcie"); none for any other name (a hand-written platform's link).
+// "node0-nic-background-up", "node0-pcie-switch1", "node0-gpu0-host-pcie", "rail0-leaf",
+// "rail0-leaf-uplink", "rail-spine"); none for any other name (a hand-written platform's link).
 std::optional<NamedLinkRole> role_of_written_link(std::string_view name);
 
 }  // namespace ringsim

@@ -85,6 +85,11 @@ std::string plan_file_json(const Topology& topology, const PlatformModel& model)
     background.push_back({{"link", load.link}, {"direction", load.direction}, {"fraction", load.fraction}});
   document["background"] = std::move(background);
   if (model.nccl_staging) document["nccl_staging"] = true;
+  if (model.nccl_pxn && topology.rails) document["nccl_pxn"] = true;  // it changes no other topology's routes
+  if (const auto& rails = topology.rails)
+    document["rails"] = {{"rails", rails->rails}, {"leaf", link_json(rails->leaf)}, {"leaf_nonblocking", rails->leaf_nonblocking},
+                         {"uplink", link_json(rails->uplink)}, {"spine", link_json(rails->spine)},
+                         {"spine_nonblocking", rails->spine_nonblocking}};
   return document.dump() + "\n";
 }
 
@@ -111,6 +116,15 @@ std::pair<Topology, PlatformModel> read_plan_file(const std::filesystem::path& f
   PlatformModel model;
   model.nic_half_duplex = document.required_bool("nic_half_duplex");
   model.nccl_staging = document.optional_bool("nccl_staging").value_or(false);
+  model.nccl_pxn = document.optional_bool("nccl_pxn").value_or(false);
+  if (const auto rails = document.optional("rails")) {
+    JsonObjectReader fields = rails->object();
+    topology.rails = RailFabric{static_cast<int>(fields.required_int("rails", 1, std::numeric_limits<int>::max())),
+                                link_of(fields.required("leaf")), fields.required_bool("leaf_nonblocking"),
+                                link_of(fields.required("uplink")), link_of(fields.required("spine")),
+                                fields.required_bool("spine_nonblocking")};
+    fields.finish();
+  }
   if (const auto stack = document.optional("process_stack")) {
     JsonObjectReader fields = stack->object();
     model.process_stack = ProcessStack{fields.required_number("nic_ratio", 0, std::numeric_limits<double>::max()),

@@ -42,14 +42,16 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
     links += 2, nodes += rack.nodes.size();
     for (const NodeSpec& node : rack.nodes) hosts += node.gpus, links += node.gpus * 3 + node.nics + 1 + pcie_switches(node);
   }
+  if (topology_.rails) links += 2 * static_cast<std::size_t>(topology_.rails->rails) + 1;
   links_.reserve(links);
   nodes_.reserve(nodes);
   hosts_.reserve(hosts);
   if (topology_.spine) spine_link_ = add_link(kSpineLinkName, *topology_.spine, LinkRole::spine, false, !topology_.spine_nonblocking);
   for (const RackSpec& rack_spec : topology_.racks) {
     PlanRack rack{&rack_spec, {}, rack_spec.name + "-core", rack_spec.name + "-router", 0, 0};
-    rack.switch_link = add_link(switch_link_name(rack_spec), rack_spec.switch_link, LinkRole::switch_link, false,
-                                !rack_spec.switch_nonblocking);
+    if (!topology_.rails)  // a rail fabric's NICs hang off its leaves instead
+      rack.switch_link = add_link(switch_link_name(rack_spec), rack_spec.switch_link, LinkRole::switch_link, false,
+                                  !rack_spec.switch_nonblocking);
     for (const NodeSpec& node_spec : rack_spec.nodes) {
       PlanNode node{&node_spec, racks_.size(), rack.nodes.size(), node_spec.name + "-router", {}, {}, {}, {}, {}, {}, {}};
       for (int g = 0; g < node_spec.gpus; ++g) {
@@ -85,6 +87,12 @@ PlatformPlan::PlatformPlan(const Topology& topology, const PlatformModel& model)
     if (topology_.spine) rack.uplink = add_link(uplink_name(rack_spec), rack_spec.uplink, LinkRole::uplink, true);
     racks_.push_back(std::move(rack));
   }
+  if (const auto& rails = topology_.rails) {
+    for (int k = 0; k < rails->rails; ++k)
+      rail_leaves_.push_back(add_link(rail_leaf_name(k), rails->leaf, LinkRole::rail_leaf, false, !rails->leaf_nonblocking));
+    for (int k = 0; k < rails->rails; ++k) rail_uplinks_.push_back(add_link(rail_uplink_name(k), rails->uplink, LinkRole::rail_uplink, true));
+    rail_spine_ = add_link(kRailSpineLinkName, rails->spine, LinkRole::rail_spine, false, !rails->spine_nonblocking);
+  }
   for (const BackgroundLoad& load : model_.background) add_background(load);
 }
 
@@ -107,6 +115,13 @@ void PlatformPlan::add_background(const BackgroundLoad& load) {
     links_.push_back({companion_name(load.link, loaded), left, LinkRole::background, false, true, {}});
     links_[loaded_link].companions.push_back({loaded, companion, load.fraction});
   }
+}
+
+std::vector<std::size_t> PlatformPlan::rails_declared() const {
+  std::vector<std::size_t> declared = rail_leaves_;
+  declared.insert(declared.end(), rail_uplinks_.begin(), rail_uplinks_.end());
+  if (has_rails()) declared.push_back(rail_spine_);
+  return declared;
 }
 
 std::vector<std::size_t> PlatformPlan::spine_declared() const {
@@ -175,7 +190,9 @@ Hops PlatformPlan::router_to_gpu(std::size_t node_index, int gpu) const {
 Hops PlatformPlan::node_up(std::size_t node) const { return hop(racks_[nodes_[node].rack].switch_link, Crossing::whole); }
 Hops PlatformPlan::node_down(std::size_t node) const { return node_up(node); }
 
-bool PlatformPlan::rack_is_star(std::size_t rack) const { return links_[racks_[rack].switch_link].companions.empty(); }
+bool PlatformPlan::rack_is_star(std::size_t rack) const {
+  return !has_rails() && links_[racks_[rack].switch_link].companions.empty();
+}
 
 Hops PlatformPlan::rack_route(std::size_t rack, std::size_t a, std::size_t b) const {
   const std::size_t core = core_member(rack);
@@ -209,8 +226,39 @@ Hops PlatformPlan::star_route(const Hops& up, const Hops& down) {
   return route;
 }
 
+int PlatformPlan::pxn_proxy(std::size_t node_index, int gpu, int nic) const {
+  const NodeSpec& node = *nodes_[node_index].spec;
+  if (!model_.nccl_pxn || node.intra_kind != IntraKind::nvlink) return -1;
+  for (int g = 0; g < node.gpus; ++g)
+    if (g != gpu && nic_beside_gpu(node, g) == nic) return g;
+  return -1;
+}
+
+Hops PlatformPlan::rail_route(HostRef from, HostRef to) const {
+  const int in = nic_of_gpu(*nodes_[to.node].spec, to.gpu);
+  int rail = nic_of_gpu(*nodes_[from.node].spec, from.gpu);
+  Hops route;
+  if (const int proxy = rail == in ? -1 : pxn_proxy(from.node, from.gpu, in); proxy >= 0) {
+    route = gpu_to_gpu(from.node, from.gpu, proxy);
+    append(route, gpu_to_router(from.node, proxy));
+    rail = in;
+  } else {
+    route = gpu_to_router(from.node, from.gpu);
+  }
+  append(route, hop(rail_leaves_[static_cast<std::size_t>(rail)], Crossing::whole));
+  if (rail != in) {
+    append(route, hop(rail_uplinks_[static_cast<std::size_t>(rail)], Crossing::up));
+    append(route, hop(rail_spine_, Crossing::whole));
+    append(route, hop(rail_uplinks_[static_cast<std::size_t>(in)], Crossing::down));
+    append(route, hop(rail_leaves_[static_cast<std::size_t>(in)], Crossing::whole));
+  }
+  append(route, router_to_gpu(to.node, to.gpu));
+  return route;
+}
+
 Hops PlatformPlan::route(HostRef from, HostRef to) const {
   if (from.node == to.node) return from.gpu == to.gpu ? Hops{} : gpu_to_gpu(from.node, from.gpu, to.gpu);
+  if (has_rails()) return rail_route(from, to);
   Hops route = gpu_to_router(from.node, from.gpu);
   const std::size_t from_rack = nodes_[from.node].rack, to_rack = nodes_[to.node].rack;
   const std::size_t from_position = nodes_[from.node].position, to_position = nodes_[to.node].position;
@@ -228,6 +276,7 @@ Hops PlatformPlan::route(HostRef from, HostRef to) const {
 
 Hops PlatformPlan::latency_order(HostRef from, HostRef to) const {
   if (from.node == to.node) return from.gpu == to.gpu ? Hops{} : gpu_to_gpu(from.node, from.gpu, to.gpu);
+  if (has_rails()) return rail_route(from, to);  // one zone: SimGrid sums the route in path order
   const std::size_t from_rack = nodes_[from.node].rack, to_rack = nodes_[to.node].rack;
   const std::size_t from_position = nodes_[from.node].position, to_position = nodes_[to.node].position;
   Hops order;

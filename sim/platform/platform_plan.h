@@ -15,6 +15,9 @@
 // (its companion link then comes first on the way back), so such a rack is built Full-routed.
 // A route between hosts joins the zone routes as SimGrid's hierarchical routing does: source host ->
 // its node router, the routes of every level crossed (rack, spine, rack), node router -> destination.
+// A rail fabric (topology.h RailFabric) has no such levels: which leaf a transfer crosses depends on
+// the GPUs at its ends, not on their nodes alone, so its routes are given per host pair (rail_route)
+// and the XML is one Full-routed zone holding every host.
 #pragma once
 
 #include "link_roles.h"
@@ -75,7 +78,7 @@ struct PlanRack {
   const RackSpec* spec = nullptr;
   std::vector<std::size_t> nodes;         // indices in PlatformPlan::nodes()
   std::string core_zone, router;          // under a spine: the zone holding the rack's gateway router
-  std::size_t switch_link = 0;
+  std::size_t switch_link = 0;            // none on a rail fabric, whose NICs hang off its leaves
   std::size_t uplink = 0;                 // under a spine
 };
 
@@ -100,6 +103,8 @@ class PlatformPlan {
   bool has_spine() const { return topology_.spine.has_value(); }
   std::size_t spine_link() const { return spine_link_; }
   std::vector<std::size_t> spine_declared() const;  // uplinks then spine, with their companions
+  bool has_rails() const { return topology_.rails.has_value(); }
+  std::vector<std::size_t> rails_declared() const;  // the rail leaves, their uplinks, the rail spine
 
   // Crossing LINK that way: the link (without direction when it is not split) and its companions.
   Hops hop(std::size_t link, Crossing crossing) const;
@@ -119,6 +124,14 @@ class PlatformPlan {
   Hops rack_down(std::size_t rack) const;
   // A star's route from a member with route UP to a member with route DOWN.
   static Hops star_route(const Hops& up, const Hops& down);
+
+  // Between nodes of a rail fabric: out of FROM's NIC to its rail's leaf; to another rail's NIC up that
+  // leaf's uplink, across the spine and down the other leaf's, unless PXN hands the data first to the
+  // GPU of FROM's node beside the NIC of TO's rail; then that rail's leaf and TO's NIC.
+  Hops rail_route(HostRef from, HostRef to) const;
+  // The GPU of NODE beside NIC that GPU hands its sends to that NIC's rail to under PXN; -1 for none
+  // (no PXN, no NVLink between the node's GPUs, or no GPU beside that NIC).
+  int pxn_proxy(std::size_t node, int gpu, int nic) const;
 
   // The whole route between two hosts, in path order, as SimGrid routes it through the zones above.
   Hops route(HostRef from, HostRef to) const;
@@ -144,6 +157,8 @@ class PlatformPlan {
   std::vector<PlanNode> nodes_;
   std::vector<PlanRack> racks_;
   std::size_t spine_link_ = 0;
+  std::vector<std::size_t> rail_leaves_, rail_uplinks_;  // per rail
+  std::size_t rail_spine_ = 0;
   std::unordered_map<std::string, HostRef> hosts_;
 };
 

@@ -13,7 +13,8 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 // Creates the plan's hosts and links in one PlanZone, in the XML's document order: per rack, each
-// node's hosts and links, then the rack's switch; then the uplinks and the spine.
+// node's hosts and links, then the rack's switch; then the uplinks and the spine (on a rail fabric:
+// its leaves, their uplinks and its spine instead of the switch).
 class SimgridBuilder {
  public:
   SimgridBuilder(std::shared_ptr<const PlatformPlan> plan, PlanZone& zone) : plan_(*plan), zone_(zone) {}
@@ -22,11 +23,13 @@ class SimgridBuilder {
     for (std::size_t r = 0; r < plan_.racks().size(); ++r) {
       const PlanRack& rack = plan_.racks()[r];
       for (std::size_t node : rack.nodes) build_node(node);
+      if (plan_.has_rails()) continue;  // its leaves and spine follow
       declare(rack.switch_link);
       if (PlanZone::gets_ports(plan_.links()[rack.switch_link]))
         for (std::size_t node : rack.nodes)
           declare_ports(rack.switch_link, node, plan_.nodes()[node].spec->name, plan_.racks().size() > 1);
     }
+    for (std::size_t link : plan_.rails_declared()) declare(link);
     if (plan_.has_spine()) {
       for (std::size_t link : plan_.spine_declared()) declare(link);
       if (PlanZone::gets_ports(plan_.links()[plan_.spine_link()]))

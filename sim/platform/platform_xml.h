@@ -45,6 +45,11 @@ struct PlatformModel {
   // NCCL's transports (the NCCL network model): on nodes without GPUDirect RDMA (NodeSpec::gdr) every
   // route between a GPU and a NIC also crosses the GPU's way to host memory, where NCCL stages it.
   bool nccl_staging = false;
+  // NCCL's PXN (2.12 on, unless NCCL_PXN_DISABLE): on a rail fabric (topology.h RailFabric) a GPU
+  // sending to a NIC of another rail hands its data over NVLink to the GPU of its node beside the
+  // NIC of that rail, which sends it through that NIC, so the transfer stays on one rail's leaf
+  // (NCCL's paths.cc: the PATH_PXN way GPU -> NVLink -> peer GPU -> NIC; net.cc proxies the send).
+  bool nccl_pxn = false;
 };
 
 class PlatformPlan;

@@ -86,6 +86,20 @@ struct RackSpec {
   std::vector<NodeSpec> nodes;
 };
 
+// "rails": a rail-optimized fabric over the one rack's nodes, instead of its switch. NIC i of every
+// node hangs off rail leaf switch i ("rail0-leaf"); the leaves join through a spine ("rail-spine"),
+// each over its own split-duplex uplink ("rail0-leaf-uplink"). A transfer between NICs of one rail
+// crosses that rail's leaf alone; one between NICs of two rails also crosses both leaves' uplinks and
+// the spine (what NCCL's PXN avoids: PlatformModel::nccl_pxn).
+struct RailFabric {
+  int rails = 0;                // leaves = NICs of every node
+  LinkSpec leaf;                // each leaf's backplane, shared by the traffic through it
+  bool leaf_nonblocking = true;  // room for every port at full rate both ways (size_nonblocking_switches)
+  LinkSpec uplink;              // each leaf's uplink to the spine: its NICs' total / oversubscription
+  LinkSpec spine;
+  bool spine_nonblocking = true;
+};
+
 struct Topology {
   std::string name;
   std::string description;
@@ -94,6 +108,7 @@ struct Topology {
   // the given bandwidth, or with room for every uplink when non-blocking).
   std::optional<LinkSpec> spine;
   bool spine_nonblocking = true;
+  std::optional<RailFabric> rails;  // with one rack only; its switch is then unused
   // Every value a node group took from a default or from its "gpu_model" rather than from the file,
   // as the table's header and the results JSON name it: "NVLink 450 GB/s per GPU (18 links): H100 SXM".
   std::vector<std::string> assumed;
@@ -161,5 +176,8 @@ int pcie_switches(const NodeSpec& node);                           // 0 without
 std::string switch_link_name(const RackSpec& rack);
 std::string uplink_name(const RackSpec& rack);                     // "rack0-uplink"
 inline constexpr const char* kSpineLinkName = "spine";
+std::string rail_leaf_name(int rail);    // "rail0-leaf"
+std::string rail_uplink_name(int rail);  // "rail0-leaf-uplink"
+inline constexpr const char* kRailSpineLinkName = "rail-spine";
 
 }  // namespace ringsim

@@ -95,6 +95,12 @@ void size_nonblocking_switches(Topology& topology) {
     uplinks += rack.uplink.bandwidth_Bps;
   }
   if (topology.spine && topology.spine_nonblocking) topology.spine->bandwidth_Bps = 2 * uplinks;
+  if (RailFabric* rails = topology.rails ? &*topology.rails : nullptr) {
+    double rail_ports = rails->uplink.bandwidth_Bps;  // one NIC per node and the uplink on each leaf
+    for (const NodeSpec& node : topology.racks.front().nodes) rail_ports += node.nic.bandwidth_Bps;
+    if (rails->leaf_nonblocking) rails->leaf.bandwidth_Bps = 2 * rail_ports;
+    if (rails->spine_nonblocking) rails->spine.bandwidth_Bps = 2 * rails->rails * rails->uplink.bandwidth_Bps;
+  }
 }
 
 }  // namespace
@@ -127,6 +133,8 @@ Topology scaled_links(Topology topology, double LinkSpec::*field, double factor)
     }
   }
   if (topology.spine) (*topology.spine).*field *= factor;
+  if (topology.rails)
+    for (LinkSpec* link : {&topology.rails->leaf, &topology.rails->uplink, &topology.rails->spine}) (*link).*field *= factor;
   return topology;
 }
 
@@ -230,6 +238,8 @@ int pcie_switches(const NodeSpec& node) { return node.switch_gpus > 0 ? (node.gp
 std::string uplink_name(const RackSpec& rack) { return rack.name + "-uplink"; }
 std::string intra_link_name(const NodeSpec& node) { return node.name + "-intra"; }
 std::string switch_link_name(const RackSpec& rack) { return rack.name + "-switch"; }
+std::string rail_leaf_name(int rail) { return fmt::format("rail{}-leaf", rail); }
+std::string rail_uplink_name(int rail) { return fmt::format("rail{}-leaf-uplink", rail); }
 
 namespace {
 
@@ -435,6 +445,40 @@ RackSpec read_rack(JsonObjectReader& rack_reader, std::size_t r, std::size_t rac
   return rack;
 }
 
+// "rails": {"count", "leaf", "oversubscription" | "uplink", "spine"} over the topology's one rack,
+// checked against its nodes: one rack, no rack switch, every node with the same NICs, one per rail.
+RailFabric read_rails(const JsonValue& value, const nlohmann::json& racks, const Topology& topology) {
+  if (racks.size() != 1)
+    value.fail(fmt::format("a rail fabric joins the nodes of one rack; this topology has {} racks", racks.size()));
+  if (racks[0].contains("switch"))
+    JsonValue(racks[0]["switch"], value.file(), "/racks/0/switch")
+        .fail("with \"rails\" each NIC hangs off its rail's leaf switch (rails.leaf), not a rack switch; remove the rack's \"switch\"");
+  JsonObjectReader reader = value.object();
+  const std::vector<NodeSpec>& nodes = topology.racks.front().nodes;
+  RailFabric rails;
+  rails.rails = nodes.front().nics;
+  for (const NodeSpec& node : nodes)
+    if (node.nics != rails.rails)
+      value.fail(fmt::format("node {} has {} NICs and node {} has {}: a rail fabric needs the same NICs on every node, "
+                             "NIC i of each on rail i", nodes.front().name, rails.rails, node.name, node.nics));
+  if (const auto count = reader.optional_int("count", 1, kMaxCount); count && *count != rails.rails)
+    reader.fail("count", fmt::format("{} rails, but every node has {} NICs (one per rail)", *count, rails.rails));
+  rails.leaf = read_link(reader, "leaf", LinkSpec{0, kDefaultSwitchLatency});
+  rails.leaf_nonblocking = rails.leaf.bandwidth_Bps == 0;
+  if (reader.optional_value("uplink") != nullptr && reader.optional_value("oversubscription") != nullptr)
+    reader.fail("oversubscription", "give either \"uplink\" or \"oversubscription\", not both");
+  double rail_nics = 0;  // one NIC per node on each rail
+  for (const NodeSpec& node : nodes) rail_nics += node.nic.bandwidth_Bps;
+  rails.uplink = read_link(reader, "uplink", LinkSpec{rail_nics, kDefaultUplinkLatency});
+  if (const auto oversubscription = reader.optional_number("oversubscription", 1, std::numeric_limits<double>::max(),
+                                                          "a ratio >= 1 such as 4 (4:1)"))
+    rails.uplink.bandwidth_Bps = rail_nics / *oversubscription;
+  rails.spine = read_link(reader, "spine", LinkSpec{0, kDefaultSpineLatency});
+  rails.spine_nonblocking = rails.spine.bandwidth_Bps == 0;
+  reader.finish();
+  return rails;
+}
+
 }  // namespace
 
 Topology load_topology(const std::filesystem::path& file) { return read_topology_json(load_json_file(file), file); }
@@ -453,6 +497,8 @@ Topology read_topology_json(const nlohmann::json& root, const std::filesystem::p
   } else if (top.optional_value("spine") != nullptr) {
     top.fail("spine", "a spine joins several racks; this topology has one");
   }
+  const nlohmann::json* rails = top.optional_value("rails");
+  const std::string rails_path = top.path_of("rails");
   top.finish();
 
   std::set<std::string> names;
@@ -460,6 +506,7 @@ Topology read_topology_json(const nlohmann::json& root, const std::filesystem::p
     JsonObjectReader rack_reader(racks[r], name_of_file, top.path_of("racks", r));
     topology.racks.push_back(read_rack(rack_reader, r, racks.size(), names, topology.assumed));
   }
+  if (rails != nullptr) topology.rails = read_rails(JsonValue(*rails, name_of_file, rails_path), racks, topology);
   size_nonblocking_switches(topology);
   return topology;
 }

@@ -106,7 +106,7 @@ std::optional<NcclChannelsCase> nccl_channels_case(const ModelSettings& model, c
   nccl.binding = nccl_binding(*plan, choice, facts, placement);
   nccl.description = fmt::format("{}; binds: {}", nccl.choice, nccl_binding_text(nccl.binding));
   nccl.channels = plan->nccl_case->channels;
-  if (plan->nccl_case->nodes > 1) nccl.crossings = nccl_rail_use(facts, placement, nccl.channels).crossings;
+  if (plan->nccl_case->nodes > 1) nccl.crossings = nccl_rail_use(facts, placement, nccl.channels, plan->pxn()).crossings;
   for (const NcclNodeFacts& node : facts.nodes) nccl.nic_links.push_back(node.nic_links);
   if (nccl.binding.kind == "NIC") nccl.hot_nic = nccl.binding.link.substr(0, nccl.binding.link.find(' '));
   return nccl;

@@ -85,7 +85,7 @@ double calibration_edges(const std::string& algorithm, const PlacementSpec& plac
   const std::optional<NcclCase> c = nccl_case_of(model, placement);
   if (!c || !model.nccl_facts || model.nccl_facts->nodes.empty()) return 1;
   // The rails' bus bandwidth is a NIC's rate over the busiest direction's share of the channels.
-  const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c->channels);
+  const NcclRailUse use = nccl_rail_use(*model.nccl_facts, placement, c->channels, model.platform_model().nccl_pxn);
   const double nic_Bps = model.nccl_facts->nic_bandwidth_Bps;
   return use.bus_bandwidth_Bps > 0 && nic_Bps > 0 ? std::min(1.0, nic_Bps / use.bus_bandwidth_Bps) : 1;
 }

@@ -344,6 +344,30 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
   CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
 }
 
+TEST_CASE("rails: on a 4:1 rail spine NCCL's rings crossing rails run at the uplinks' bandwidth without PXN, at NVLink's with it") {
+  // rails-4x8-400G, placement 8-8, 16 channels: channel c enters each node at GPU c and leaves it from
+  // GPU c-1, beside NIC c-1, while the next node's entry is NIC c (nccl_rails.h). Without PXN (NCCL
+  // 2.11, or "pxn": false) every hop between the nodes climbs rail c-1's leaf uplink: 4 of 16 channels
+  // per uplink direction, each uplink 400 Gb/s (4:1 over four 400 Gb/s NICs): busbw 16/4 x 50 = 200
+  // GB/s. With PXN GPU c-1 hands the data over NVLink to GPU c, which sends through NIC c: no hop
+  // leaves its rail's leaf; every GPU's NVLink port then carries all 16 channels' hops each way, at
+  // NVLink's payload under the model made for NCCL (450 x 20.6/25 = 370.8 GB/s), below the eight NICs'
+  // InfiniBand payload (8 x 50 x 4096/4122 = 397.6 GB/s).
+  TempDir dir;
+  const std::string topology = RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json";
+  auto busbw = [&](const std::string& nccl) {
+    const auto results = run_scenario(dir, scenario(topology, R"(["8-8"])", R"(["nccl_ring"])", R"(["512MiB"])",
+                                                    R"({"network": "NCCL", "nccl": )" + nccl + "}", 0));
+    return busbw_of(results, 16);
+  };
+  const double pxn = busbw(R"({"version": "2.18"})");
+  const double disabled = busbw(R"({"version": "2.18", "pxn": false})");
+  const double before_pxn = busbw(R"({"version": "2.11"})");
+  CHECK(std::abs(disabled / 200 - 1) < 0.03);
+  CHECK(std::abs(pxn / 370.8 - 1) < 0.03);
+  CHECK(std::abs(before_pxn / disabled - 1) < 0.01);
+}
+
 TEST_CASE("a NIC beside no GPU (AWS p3dn): NCCL's ring stages through host memory, at the GPUs' PCIe links where they bind") {
   // 2 nodes of 8 V100 on 150 GB/s NVLink ports, one 100 Gb/s InfiniBand NIC on the CPU's root complex
   // (nic_affinity null for every GPU), so no GPUDirect RDMA: each node's ring leaves from GPU 7 and

@@ -187,3 +187,15 @@ TEST_CASE("a topology's gpu_model names NCCL's GPU generation unless the scenari
   mixed.adopt_topology_gpus(topology);
   CHECK(mixed.effective_nccl().compute_capability == NcclSettings{}.compute_capability);
 }
+
+TEST_CASE("NCCL's PXN shapes the platform under the NCCL network model from 2.12 unless \"pxn\" is false") {
+  auto model_of = [](const char* text) { return read_model(nlohmann::json::parse(text), "s.json", "/model", ModelSettings{}); };
+  CHECK(model_of(R"({"network": "NCCL", "nccl": {"version": "2.12"}})").platform_model().nccl_pxn);
+  CHECK_FALSE(model_of(R"({"network": "NCCL", "nccl": {"version": "2.11"}})").platform_model().nccl_pxn);  // before PXN
+  const ModelSettings disabled = model_of(R"({"network": "NCCL", "nccl": {"version": "2.18", "pxn": false}})");
+  CHECK_FALSE(disabled.platform_model().nccl_pxn);
+  CHECK(disabled.to_json().at("nccl").at("pxn") == false);
+  CHECK_FALSE(model_of(R"({"nccl": {"version": "2.18"}})").to_json().at("nccl").contains("pxn"));
+  // Under another network model NCCL's transports do not shape the routes (as with staging).
+  CHECK_FALSE(model_of(R"({"network": "CM02", "nccl": {"version": "2.18"}})").platform_model().nccl_pxn);
+}

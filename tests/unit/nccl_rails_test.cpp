@@ -3,6 +3,8 @@
 #include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
 #include "../../sim/nccl/nccl_rails.h"
+#include "../../sim/nccl/tuning/nccl_ring_model.h"
+#include "../../sim/platform/topology.h"
 #include "../../sim/rank/nccl_channel_rings.h"
 
 #include <doctest/doctest.h>
@@ -69,13 +71,13 @@ TEST_CASE("bus bandwidth: k ranks beside k NICs give k NICs' worth, up to the GP
   // 10 nodes, 8 GPUs each beside their own 50 GB/s NIC, 300 GB/s NVSwitch ports; 2 channels per NIC used.
   const NcclTopologyFacts facts = facts_of(10, {0, 1, 2, 3, 4, 5, 6, 7}, 50, 300);
   for (int k : {1, 2, 4}) {
-    const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(10, k)), 2 * k);
+    const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(10, k)), 2 * k, false);
     CHECK(use.search_channels == k);
     CHECK(use.bus_bandwidth_Bps == doctest::Approx(k * 50e9));
   }
   // 8 per node: each port carries 14 of 16 channels' hops (the exit GPU sends through its NIC), each
   // NIC direction 2 of 16: the ports bind at 300 x 16/14.
-  const NcclRailUse eight = nccl_rail_use(facts, block(std::vector<int>(10, 8)), 16);
+  const NcclRailUse eight = nccl_rail_use(facts, block(std::vector<int>(10, 8)), 16, false);
   CHECK(eight.bus_bandwidth_Bps == doctest::Approx(300e9 * 16 / 14));
   CHECK(eight.bottleneck.find("nvlink") != std::string::npos);
   // Every channel crosses every node once, in beside its NIC and out beside the previous one.
@@ -87,8 +89,8 @@ TEST_CASE("bus bandwidth: k ranks beside k NICs give k NICs' worth, up to the GP
 TEST_CASE("bus bandwidth: GPUs that share NICs pairwise get half of one NIC per GPU at the same ranks per node") {
   const NcclTopologyFacts own = facts_of(4, {0, 1, 2, 3}, 25, 300);
   const NcclTopologyFacts shared = facts_of(4, {0, 0, 1, 1}, 25, 300);
-  const double per_gpu = nccl_rail_use(own, block({4, 4, 4, 4}), 8).bus_bandwidth_Bps;
-  const double pairwise = nccl_rail_use(shared, block({4, 4, 4, 4}), 4).bus_bandwidth_Bps;
+  const double per_gpu = nccl_rail_use(own, block({4, 4, 4, 4}), 8, false).bus_bandwidth_Bps;
+  const double pairwise = nccl_rail_use(shared, block({4, 4, 4, 4}), 4, false).bus_bandwidth_Bps;
   CHECK(per_gpu == doctest::Approx(100e9));
   CHECK(pairwise == doctest::Approx(per_gpu / 2));
 }
@@ -124,11 +126,11 @@ TEST_CASE("bus bandwidth: GPUs staging through host memory in pairs behind a PCI
     node.switch_bandwidth_Bps = 12e9;
     node.gdr = false;
   }
-  const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2);
+  const NcclRailUse use = nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2, false);
   CHECK(use.bus_bandwidth_Bps == doctest::Approx(6e9));
   CHECK(use.bottleneck.find("pcie-switch") != std::string::npos);
   for (NcclNodeFacts& node : facts.nodes) node.switch_of_gpu = {-1, -1, -1, -1};
-  CHECK(nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2).bus_bandwidth_Bps == doctest::Approx(12e9));  // the ports
+  CHECK(nccl_rail_use(facts, block(std::vector<int>(8, 4)), 2, false).bus_bandwidth_Bps == doctest::Approx(12e9));  // the ports
 }
 
 TEST_CASE("bus bandwidth: NVLink GPUs staging through host memory cross their own PCIe link, not their NVLink port") {
@@ -143,10 +145,37 @@ TEST_CASE("bus bandwidth: NVLink GPUs staging through host memory cross their ow
     node.host_pcie_bandwidth_Bps = 8e9;
     for (int g = 0; g < 8; ++g) node.host_pcie_links.push_back("node-gpu" + std::to_string(g) + "-host-pcie");
   }
-  const NcclRailUse staged = nccl_rail_use(facts, block({8, 8}), 2);
+  const NcclRailUse staged = nccl_rail_use(facts, block({8, 8}), 2, false);
   CHECK(staged.search_channels == 1);
   CHECK(staged.bus_bandwidth_Bps == doctest::Approx(8e9));
   CHECK(staged.bottleneck.find("-host-pcie") != std::string::npos);
   for (NcclNodeFacts& node : facts.nodes) node.gdr = true;
-  CHECK(nccl_rail_use(facts, block({8, 8}), 2).bus_bandwidth_Bps == doctest::Approx(12.4e9));  // the NIC
+  CHECK(nccl_rail_use(facts, block({8, 8}), 2, false).bus_bandwidth_Bps == doctest::Approx(12.4e9));  // the NIC
+}
+
+TEST_CASE("on a 4:1 rail fabric NCCL's rings without PXN cross rails at every node and the spine's uplinks halve the bus, while PXN keeps them on one rail") {
+  // rails-4x8-400G: 8 x 400 Gb/s (50 GB/s) NICs a node, each rail leaf's uplink 400 Gb/s for its four
+  // NICs. Placement 8-8: 16 channels; channel c enters each node at GPU c mod 8 and leaves from
+  // GPU c-1 mod 8 (nccl_channel_rings.h), so each hop between the nodes goes from rail c-1 to rail c.
+  const NcclTopologyFacts facts = nccl_topology_facts(load_topology(RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json"));
+  REQUIRE(facts.rail_fabric.has_value());
+  const NcclRailUse direct = nccl_rail_use(facts, block({8, 8}), 16, false);
+  // Rail k's uplink up carries the hops out of rail k: channels k+1 and k+9, each once from either
+  // node: 4 of 16 channels, so the bus is 50 GB/s x 16 / 4 = 200 GB/s.
+  CHECK(direct.bus_bandwidth_Bps == doctest::Approx(200e9));
+  CHECK(direct.bottleneck == "rail0-leaf-uplink down");
+  // Under PXN the hop leaves through the NIC of rail c on the sending node (its NVLink peer's): each
+  // NIC direction carries 2 of 16 channels, 50 GB/s x 16 / 2 = 400 GB/s, the eight NICs' full rate.
+  const NcclRailUse pxn = nccl_rail_use(facts, block({8, 8}), 16, true);
+  CHECK(pxn.bus_bandwidth_Bps == doctest::Approx(400e9));
+  CHECK(pxn.bottleneck.find("-nic") != std::string::npos);
+  // A spine of 100 GB/s shared by both directions carries every one of the 2 x 16 hops between rails:
+  // 100 x 16 / 32 = 50 GB/s.
+  NcclTopologyFacts narrow_spine = facts;
+  narrow_spine.rail_fabric->spine_bandwidth_Bps = 100e9;
+  const NcclRailUse spine_bound = nccl_rail_use(narrow_spine, block({8, 8}), 16, false);
+  CHECK(spine_bound.bus_bandwidth_Bps == doctest::Approx(50e9));
+  CHECK(spine_bound.bottleneck == "rail-spine");
+  // One rank per node sits beside NIC 0 at both ends: no hop crosses rails, with or without PXN.
+  CHECK(nccl_rail_use(facts, block({1, 1, 1, 1}), 2, false).bus_bandwidth_Bps == doctest::Approx(50e9));
 }

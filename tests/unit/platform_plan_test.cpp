@@ -124,3 +124,73 @@ TEST_CASE("an XML link's role read from the name the plan gave it is the plan's 
   CHECK_FALSE(role_of_written_link("eth0").has_value());  // a hand-written platform's link: no role
   CHECK_FALSE(role_of_written_link("nic").has_value());
 }
+
+namespace {
+
+std::vector<std::string> rail_route(const PlatformPlan& plan, const char* from, const char* to) {
+  const HostRef* a = plan.find_host(from);
+  const HostRef* b = plan.find_host(to);
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  return names(plan, plan.route(*a, *b));
+}
+
+}  // namespace
+
+TEST_CASE("on a rail fabric a NIC reaches a NIC of its rail through the rail's leaf alone, another rail's over the spine") {
+  const Topology rails = load_topology(RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json");
+  REQUIRE(rails.rails.has_value());
+  CHECK(rails.rails->rails == 8);
+  // 4:1 over the leaf's four 400 Gb/s NICs: 400 Gb/s up and down.
+  CHECK(rails.rails->uplink.bandwidth_Bps == doctest::Approx(400e9 / 8));
+  const PlatformPlan plan(rails, {});
+  CHECK(plan.links().size() == 4 * (8 + 8) + 8 + 8 + 1);  // per node 8 NVLink ports and 8 NICs; leaves, uplinks, spine
+  CHECK(rail_route(plan, "node0-gpu3", "node2-gpu3") ==
+        std::vector<std::string>{"node0-nic3 up", "rail3-leaf", "node2-nic3 down"});
+  CHECK(rail_route(plan, "node0-gpu7", "node1-gpu0") ==
+        std::vector<std::string>{"node0-nic7 up", "rail7-leaf", "rail7-leaf-uplink up", "rail-spine", "rail0-leaf-uplink down",
+                                 "rail0-leaf", "node1-nic0 down"});
+  // Inside a node nothing changes: the two GPUs' NVLink ports.
+  CHECK(rail_route(plan, "node0-gpu7", "node0-gpu0") == std::vector<std::string>{"node0-gpu7-nvlink up", "node0-gpu0-nvlink down"});
+}
+
+TEST_CASE("under PXN a send to another rail's NIC goes over NVLink to the GPU beside that NIC and stays on that rail") {
+  const Topology rails = load_topology(RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json");
+  PlatformModel pxn;
+  pxn.nccl_pxn = true;
+  const PlatformPlan plan(rails, pxn);
+  CHECK(rail_route(plan, "node0-gpu7", "node1-gpu0") ==
+        std::vector<std::string>{"node0-gpu7-nvlink up", "node0-gpu0-nvlink down", "node0-nic0 up", "rail0-leaf", "node1-nic0 down"});
+  // The receiving end is not proxied (NCCL receives locally), and same-rail sends are direct.
+  CHECK(rail_route(plan, "node1-gpu0", "node0-gpu7") ==
+        std::vector<std::string>{"node1-gpu0-nvlink up", "node1-gpu7-nvlink down", "node1-nic7 up", "rail7-leaf", "node0-nic7 down"});
+  CHECK(rail_route(plan, "node0-gpu5", "node3-gpu5") == std::vector<std::string>{"node0-nic5 up", "rail5-leaf", "node3-nic5 down"});
+  // The latency of a route is that of its links in path order (one Full zone in the XML).
+  const HostRef* a = plan.find_host("node0-gpu7");
+  const HostRef* b = plan.find_host("node1-gpu0");
+  CHECK(plan.route_latency(*a, *b) == doctest::Approx(0.7e-6 + 0.7e-6 + 1e-6 + 0.5e-6 + 1e-6));
+}
+
+TEST_CASE("a rail fabric's links have their roles by name, and its plan file gives it back") {
+  const Topology rails = load_topology(RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json");
+  PlatformModel pxn;
+  pxn.nccl_pxn = true;
+  const PlatformPlan plan(rails, pxn);
+  int rail_links = 0;
+  for (const PlanLink& link : plan.links()) {
+    CAPTURE(link.name);
+    const auto named = role_of_written_link(link.name);
+    REQUIRE(named.has_value());
+    CHECK(named->role == link.role);
+    rail_links += link.role == LinkRole::rail_leaf || link.role == LinkRole::rail_uplink || link.role == LinkRole::rail_spine ? 1 : 0;
+  }
+  CHECK(rail_links == 17);
+  TempDir dir;
+  const auto file = dir.path() / "plan.json";
+  std::ofstream(file) << plan_file_json(rails, pxn);
+  const auto [read_topology, read_model] = read_plan_file(file);
+  CHECK(read_model.nccl_pxn);
+  REQUIRE(read_topology.rails.has_value());
+  CHECK(read_topology.rails->uplink.bandwidth_Bps == rails.rails->uplink.bandwidth_Bps);
+  CHECK(plan_file_json(read_topology, read_model) == plan_file_json(rails, pxn));
+}

@@ -180,8 +180,10 @@ constexpr NcclRelease kNccl210 = edited(kNccl29, {2, 10}, [](NcclRelease& r) {
   r.tree_split[kNcclLL] = true;
 });
 
-// v2.12.12-1: graph->latencyInter (the plugin's latency) and 2 x nodes network steps
+// v2.12.12-1: graph->latencyInter (the plugin's latency) and 2 x nodes network steps; PXN (paths.cc
+// ncclTopoComputePaths adds PATH_PXN ways GPU -> NVLink -> peer GPU -> NIC; 2.11.4 has none)
 constexpr NcclRelease kNccl212 = edited(kNccl210, {2, 12}, [](NcclRelease& r) {
+  r.pxn = true;
   r.plugin_latency = NcclPluginLatency::instead_of_hardware;
   r.ring_inter_steps_2n = true;
   r.ring_plateau_factor = {1.9, 1.9, 1.5};

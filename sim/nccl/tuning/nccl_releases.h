@@ -113,6 +113,9 @@ struct NcclRelease {
   NcclRingDuplication ring_duplication = NcclRingDuplication::never;
   int channel_factor = 1;                     // the communicator runs this many times the search's channels
   int nvls_max_arity = 0;                     // NCCL_MAX_NVLS_ARITY
+  // PXN (paths.cc from 2.12, unless NCCL_PXN_DISABLE=1): a GPU reaches a NIC of another rail through
+  // the NVLink peer beside it, so rings keep one NIC at both ends of a node (PlatformModel::nccl_pxn).
+  bool pxn = false;
 
   // enqueue.cc and the kernels.
   int nvls_launch_channels = 16;                          // NCCL_NVLS_NCHANNELS up to Hopper

@@ -180,6 +180,13 @@ NcclTopologyFacts nccl_topology_facts(const Topology& topology) {
         if (stages_over_host_pcie(node)) each.host_pcie_links.push_back(host_pcie_name(node, g));
       }
     }
+  if (const auto& rails = topology.rails) {
+    NcclRailFabric& fabric = facts.rail_fabric.emplace();
+    for (int k = 0; k < rails->rails; ++k) fabric.uplink_links.push_back(rail_uplink_name(k));
+    fabric.uplink_bandwidth_Bps = rails->uplink.bandwidth_Bps;
+    fabric.spine_link = kRailSpineLinkName;
+    fabric.spine_bandwidth_Bps = rails->spine_nonblocking ? 0 : rails->spine.bandwidth_Bps;
+  }
   return facts;
 }
 

@@ -104,6 +104,7 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
     base.compute_capability_given = true;
   }
   if (auto handshake = reader.optional_bool("handshake")) base.handshake = *handshake;
+  if (auto pxn = reader.optional_bool("pxn")) base.pxn_disabled = !*pxn;
   if (auto latency = reader.optional_latency("net_latency")) {
     base.net_latency_s = *latency;
     base.net_latency_given = true;
@@ -121,6 +122,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
                          {"compute_capability", settings.compute_capability}};
   if (settings.channels) json["channels"] = *settings.channels;
   if (!settings.handshake) json["handshake"] = false;
+  if (settings.pxn_disabled) json["pxn"] = false;
   if (settings.net_latency_s > 0) json["net_latency"] = fmt::format("{}us", settings.net_latency_s * 1e6);
   if (settings.software != nccl_learned_software_costs()) json["software"] = nccl_software_costs_json(settings.software);
   return json;

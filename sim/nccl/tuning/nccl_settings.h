@@ -50,6 +50,11 @@ struct NcclSettings {
   bool net_latency_given = false;  // named by a scenario or model file (else a trace's NCCL log may say)
   // NCCL's software costs per call and step (nccl_software_costs.h), spent under the model made for NCCL.
   NcclSoftwareCosts software = nccl_learned_software_costs();
+  // "pxn": false is NCCL_PXN_DISABLE=1. PXN exists from 2.12 (NcclRelease::pxn); NCCL uses it where
+  // a GPU reaches another rail's NIC through an NVLink peer beside it (PlatformModel::nccl_pxn).
+  bool pxn_disabled = false;
+
+  bool uses_pxn() const { return release->pxn && !pxn_disabled; }
 
   // VERSION and its release's row, read once here.
   void set_version(const NcclVersion& named) {
@@ -76,6 +81,15 @@ struct NcclNodeFacts {
   bool gdr = true;                   // GPUDirect RDMA: without, network transfers are staged in host memory
 };
 
+// A rail fabric (topology.h RailFabric): the links between NICs of different rails, each leaf's
+// uplink (split duplex) and the spine, with their bandwidths (0: a non-blocking spine, never the limit).
+struct NcclRailFabric {
+  std::vector<std::string> uplink_links;  // per rail
+  double uplink_bandwidth_Bps = 0;
+  std::string spine_link;
+  double spine_bandwidth_Bps = 0;
+};
+
 // The facts of a platform NCCL's topology search uses for the ring (per node: slowest of the nodes).
 struct NcclTopologyFacts {
   double nic_bandwidth_Bps = 0;    // one NIC
@@ -85,6 +99,7 @@ struct NcclTopologyFacts {
   int nvlink_links = 0;            // NVLink links per GPU (0: from intra_bandwidth_Bps)
   NicTransport nic_transport = NicTransport::tcp;  // the first node's: how NCCL reaches the network
   std::vector<NcclNodeFacts> nodes;  // every node: which NICs a placement's ranks sit beside
+  std::optional<NcclRailFabric> rail_fabric;
 };
 
 // gpu_compute_capability: sim/platform/gpu_generation.h.
