@@ -117,7 +117,7 @@ CASES = [
      "ringsim: {bad}/results-other-placements.json: /results: placements 4-3-1 cyclic are not among scenario {bad}/scenario-8.json's (4-2-2 block): list them in the scenario, or leave its placements out to take the file's"),
     ('validate: a one-GPU run', ['validate', '{bad}/scenario-1.json', '--measured', '{bad}/nccl-one-rank.txt', '--json', '{out}/v.json'], '{out}/v.json',
      'ringsim: {bad}/nccl-one-rank.txt:4: a run of one rank (1 block): its allreduce is a local copy inside one GPU, which ringsim does not simulate; validate runs of 2 ranks or more'),
-    ('validate: a run on more hosts than the topology has nodes (it crashed in NCCL's rails)', ['validate', '{bad}/scenario-1.json', '--measured', '{bad}/nccl-more-hosts-than-nodes.txt', '--json', '{out}/v.json'], '{out}/v.json',
+    ("validate: a run on more hosts than the topology has nodes (it crashed in NCCL's rails)", ['validate', '{bad}/scenario-1.json', '--measured', '{bad}/nccl-more-hosts-than-nodes.txt', '--json', '{out}/v.json'], '{out}/v.json',
      "ringsim: {bad}/nccl-more-hosts-than-nodes.txt: the run's placement 1-1-1-1 block does not fit the scenario's topology {bad}/eight.json: placement 1-1-1-1 names 4 nodes but the platform has 3"),
     ('run: a validation scenario (no placements)', ['run', '{bad}/scenario-1.json', '--json', '{out}/r.json'], '{out}/r.json',
      "ringsim: {bad}/scenario-1.json: /placements: none: a validation scenario, whose placements come from a measured trace's header; run: ringsim validate {bad}/scenario-1.json --measured TRACE"),
