@@ -72,6 +72,20 @@ std::string parse_nccl_pair(std::string_view flag, std::string_view value, NcclR
   return "";
 }
 
+// --nccl-software US,...: NCCL's software cost of a call, per size, in seconds.
+std::string parse_software_costs(std::string_view value, std::vector<double>& seconds) {
+  seconds.clear();
+  for (std::size_t from = 0; from <= value.size();) {
+    const std::size_t comma = std::min(value.find(',', from), value.size());
+    double us = -1;
+    if (!parse_number(value.substr(from, comma - from), us) || us < 0)
+      return "--nccl-software takes microsecond counts of 0 and above, comma-separated (one per size)";
+    seconds.push_back(us * 1e-6);
+    from = comma + 1;
+  }
+  return "";
+}
+
 // --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-software, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
@@ -115,15 +129,7 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       from = comma + 1;
     }
   } else if (flag == "--nccl-software") {
-    options.nccl_software_s.clear();
-    for (std::size_t from = 0; from <= value.size();) {
-      const std::size_t comma = std::min(value.find(',', from), value.size());
-      double us = -1;
-      if (!parse_number(value.substr(from, comma - from), us) || us < 0)
-        return "--nccl-software takes microsecond counts of 0 and above, comma-separated (one per size)";
-      options.nccl_software_s.push_back(us * 1e-6);
-      from = comma + 1;
-    }
+    return parse_software_costs(value, options.nccl_software_s);
   } else if (flag == "--nccl-rails") {
     std::vector<int> listed;
     if (std::string error = parse_node_list(value, static_cast<std::size_t>(ranks), listed); !error.empty())
