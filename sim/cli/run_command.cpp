@@ -1,6 +1,7 @@
 // `ringsim run`: scenario + platform + placements -> one smpirun per case, run in parallel,
 // then tables, a comparison, and the results JSON.
 #include "../analysis/scenario_findings.h"
+#include "../model/algorithm_registry.h"
 #include "../rank/algorithm_catalog.h"
 #include "../results/results_document.h"
 #include "../results/results_output.h"
@@ -71,6 +72,17 @@ ResultsDocument run_document(const Scenario& scenario, const Platform& platform,
   return document;
 }
 
+// A header line naming NCCL's software costs where VARIANT's NCCL cases spend the learned defaults, a
+// value no file stated; empty otherwise.
+std::string nccl_software_line(const VariantRun& variant) {
+  const ModelSettings& model = variant.nccl_model ? *variant.nccl_model : variant.scenario.model;
+  const auto& algorithms = variant.scenario.algorithms;
+  const bool runs_nccl = std::any_of(algorithms.begin(), algorithms.end(), [](const std::string& name) { return is_nccl_algorithm(name); });
+  if (!runs_nccl || model.network != "NCCL" || model.effective_nccl().software != nccl_learned_software_costs()) return "";
+  return fmt::format("\n# NCCL's software costs, learned across clusters (docs/software-costs.md): {}",
+                     nccl_software_costs_text(nccl_learned_software_costs()));
+}
+
 // Tables per variant, the what-if table, the findings, and the JSON file: what `run` prints and saves.
 int render_run(const Scenario& scenario, const Platform& platform, const RunResults& run,
                const std::optional<std::string>& json) {
@@ -80,6 +92,7 @@ int render_run(const Scenario& scenario, const Platform& platform, const RunResu
                                      variant.scenario.model.to_json().dump());
     if (variant.nccl_model)
       header += fmt::format("\n# NCCL's algorithms ran under the model made for NCCL: {}", variant.nccl_model->to_json().dump());
+    header += nccl_software_line(variant);
     if (platform.topology && !platform.topology->assumed.empty())
       header += fmt::format("\n# Assumed (not stated by the topology): {}", fmt::join(platform.topology->assumed, "; "));
     status = std::max(status, print_results(variant.scenario, platform.layout, header, variant.results));

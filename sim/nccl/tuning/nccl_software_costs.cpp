@@ -1,6 +1,7 @@
 #include "nccl_software_costs.h"
 
 #include <bit>
+#include <fmt/format.h>
 
 namespace ringsim {
 
@@ -38,6 +39,13 @@ const NcclSoftwareCosts& nccl_learned_software_costs() {
   // NVLink, PCIe and verbs steps came out at zero.
   static const NcclSoftwareCosts learned{15.9e-6, 0, 0, {0, 6.67e-6, 9.31e-6}};
   return learned;
+}
+
+std::string nccl_software_costs_text(const NcclSoftwareCosts& costs) {
+  const auto us = [](double seconds) { return fmt::format("{:g} us", seconds * 1e6); };
+  return fmt::format("{} per call; per step inside nodes {} over NVLink, {} over PCIe; across nodes {} (verbs), {} (OFI), {} (sockets)",
+                     us(costs.call_s), us(costs.nvlink_step_s), us(costs.pcie_step_s), us(costs.net_step_s[0]),
+                     us(costs.net_step_s[1]), us(costs.net_step_s[2]));
 }
 
 double nccl_software_cost_s(const NcclSoftwareCosts& costs, NcclAlgorithmKind algorithm, int ranks, int nodes, bool nvlink,

@@ -12,6 +12,7 @@
 #include "../../rank/nccl_rank_settings.h"
 
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace ringsim {
@@ -47,6 +48,10 @@ struct NcclSoftwareCosts {
 
 // The defaults: the fit over every cluster of validate/traces/software-cost-fit.json.
 const NcclSoftwareCosts& nccl_learned_software_costs();
+
+// "15.9 us per call; per step inside nodes 0 us over NVLink, 0 us over PCIe; across nodes 0 us (verbs),
+// 6.67 us (OFI), 9.31 us (sockets)": for tables' headers.
+std::string nccl_software_costs_text(const NcclSoftwareCosts& costs);
 
 // What a call of ALGORITHM on RANKS ranks over NODES nodes spends, seconds: NVLINK says which intra-node
 // step it pays, PATH which network step.
