@@ -1,6 +1,7 @@
 #include "hostlist.h"
 
 #include <fmt/format.h>
+#include <utility>
 
 namespace ringsim {
 namespace {
@@ -26,6 +27,37 @@ std::vector<std::string_view> items_of(std::string_view expression) {
 
 bool all_digits(std::string_view s) {
   return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// "01-16" -> {1, 16}; nullopt unless both ends are numbers and the end is not below the start.
+std::optional<std::pair<long, long>> range_ends(std::string_view range) {
+  const auto dash = range.find('-');
+  const std::string_view low = range.substr(0, dash);
+  const std::string_view high = dash == std::string_view::npos ? low : range.substr(dash + 1);
+  if (!all_digits(low) || !all_digits(high)) return std::nullopt;
+  const long first = std::stol(std::string(low)), last = std::stol(std::string(high));
+  if (last < first) return std::nullopt;
+  return std::pair{first, last};
+}
+
+// How many hosts ITEM names, the product of its bracket groups' sizes, at most LIMIT + 1: counted before
+// any name is built, so that several groups ("a[1-16]b[1-16]c[1-16]...") cannot build millions of names
+// only to refuse them. A malformed group stops the count; expand_item then says what is wrong with it.
+std::size_t hosts_named(std::string_view item, std::size_t limit) {
+  std::size_t count = 1;
+  for (auto open = item.find('['); open != std::string_view::npos;) {
+    const auto close = item.find(']', open);
+    if (close == std::string_view::npos) break;
+    std::size_t group = 0;
+    for (std::string_view range : items_of(item.substr(open + 1, close - open - 1))) {
+      const auto ends = range_ends(range);
+      if (!ends) return count;
+      group += static_cast<std::size_t>(ends->second - ends->first) + 1;
+    }
+    count = group > limit || count * group > limit ? limit + 1 : count * group;
+    open = item.find('[', close);
+  }
+  return count;
 }
 
 // "01-03,7" -> "01", "02", "03", "7".
@@ -95,6 +127,10 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view express
     // A host name is at most 64 characters (Linux's HOST_NAME_MAX); its pattern, brackets included, a few more.
     if (item.size() > kMaxPatternLength) {
       why = fmt::format("expected a host name pattern of at most {} characters, found one of {}", kMaxPatternLength, item.size());
+      return std::nullopt;
+    }
+    if (hosts_named(item, limit) > limit) {
+      why = fmt::format("expected at most {} hosts in a hostlist", limit);
       return std::nullopt;
     }
     auto expanded = expand_item(item, why, limit);
