@@ -108,9 +108,8 @@ int NcclPlan::launch_channels_at(std::uint64_t bytes) const {
                       : nccl_nvls_launch_channels(*nccl_case);
 }
 
-double NcclPlan::software_cost_at(std::uint64_t bytes) const {
+double NcclPlan::software_cost_of(const NcclChoice& choice) const {
   if (!nccl_network || !nccl_case) return 0;
-  const NcclChoice choice = choice_at(bytes);
   return nccl_software_cost_s(settings.software, choice.algorithm, nccl_case->ranks, nccl_case->nodes, nccl_case->nvlink,
                               nccl_case->net_path);
 }
