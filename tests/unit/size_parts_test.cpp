@@ -12,13 +12,14 @@ constexpr std::uint64_t kMiB = 1ull << 20;
 }
 
 TEST_CASE("size parts: doubling sizes split in two put the largest alone against all the others") {
-  std::vector<std::uint64_t> sizes;
-  for (std::uint64_t bytes = 8; bytes <= 4096 * kMiB; bytes *= 2) sizes.push_back(bytes);
+  std::vector<std::uint64_t> sizes{8};
+  for (std::uint64_t bytes = kMiB; bytes <= 4096 * kMiB; bytes *= 2) sizes.push_back(bytes);
   const auto parts = split_sizes(sizes, 2);
   REQUIRE(parts.size() == 2);
-  // 4 GiB costs 4096 MiB; the rest: 2048 + ... + 1 MiB = 4095 MiB, and 17 sizes under 1 MiB at 1 MiB each.
+  // 4 GiB costs 4096 MiB; 2048 + ... + 1 MiB = 4095 MiB, and 8 B the 1 MiB floor: 4096 MiB.
   CHECK(parts[0] == std::vector<std::uint64_t>{4096 * kMiB});
   CHECK(parts[1].size() == sizes.size() - 1);
+  CHECK(parts[1].front() == 8);
   CHECK(std::is_sorted(parts[1].begin(), parts[1].end()));  // in the order SIZES lists them
 }
 
