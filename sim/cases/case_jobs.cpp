@@ -25,11 +25,12 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
   std::size_t finished = 0;
   const double relay_after_s = progress_after_s();
   std::map<std::size_t, std::string> last_relayed;  // by job index: the progress text printed last
+  const auto sizes_of = [&](const CaseJob& job) -> const std::vector<std::uint64_t>& { return job.sizes.empty() ? sizes : job.sizes; };
   auto relay_progress = [&](const std::vector<RunningChild>& running) {
     for (const RunningChild& child : running) {
       const CaseJob& job = jobs[child.index];
       if (job.progress.empty() || child.wall_s < relay_after_s) continue;
-      const std::string text = read_case_progress(job.progress, sizes);
+      const std::string text = read_case_progress(job.progress, sizes_of(job));
       if (text.empty() || text == last_relayed[child.index]) continue;
       fmt::print(stderr, "[running {:.0f} s] {}: {}\n", child.wall_s, case_name(job.spec, CaseNaming::progress), text);
       last_relayed[child.index] = text;
@@ -38,10 +39,11 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
   const auto on_done = [&](std::size_t index, const ChildOutcome& outcome) {
     ++finished;
     const CaseJob& job = jobs[index];
-    const std::string name = fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm);
+    std::string name = fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm);
+    if (!job.sizes.empty() && job.sizes.size() != sizes.size()) name += fmt::format(" ({} of {} sizes)", job.sizes.size(), sizes.size());
     if (outcome.exit_status == 0) {
       try {
-        results[index] = read_case_report(job.report, job.spec, sizes);
+        results[index] = read_case_report(job.report, job.spec, sizes_of(job));
       } catch (const std::exception& e) {
         failures.push_back(fmt::format("{}: {}\n{}", name, e.what(), log_tail(job.command.log, 15)));
       }

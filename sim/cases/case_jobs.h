@@ -17,9 +17,10 @@ struct CaseJob {
   ChildCommand command;
   std::filesystem::path report;
   std::filesystem::path progress;  // rank 0's progress file (progress_meter.h); empty: none
+  std::vector<std::uint64_t> sizes;  // the sizes COMMAND simulates when only part of the case's (size_parts.h); empty: all
 };
 
-// Results in job order, or nullopt after printing each failure with the end of its log.
+// Results in job order (each job's sizes: its own, else SIZES), or nullopt after printing each failure with the end of its log.
 // QUIET: nothing on standard error but failures (no per-case lines, no progress).
 std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>& jobs,
                                                      const std::vector<std::uint64_t>& sizes, int parallel,

@@ -52,6 +52,8 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
                      another collective is refused: ringsim simulates allreduce only)
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
+  --jobs N           simulations at once (default: the number of cores); each size is simulated once,
+                     and a case's sizes are split across the N runners
 )";
 
 nlohmann::json summary_json(const ErrorSummary& summary) {

@@ -23,7 +23,7 @@ std::vector<CaseJob> measurement_jobs(const Scenario& scenario, const ClusterLay
     for (const auto& algorithm : scenario.algorithms) {
       const SimulationCase spec = planned_case(placement, algorithm, "smpi", layout);
       const PreparedMpiCase prepared = prepare_mpi_case(scenario, launch, spec, work / case_directory_name(jobs.size(), spec));
-      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
+      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, {}});
       commands.push_back(shell_command_text(prepared.command.argv));
     }
   return jobs;

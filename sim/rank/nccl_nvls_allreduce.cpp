@@ -18,6 +18,7 @@
 #include "allreduce.h"
 #include "engine_probes.h"
 #include "message_tags.h"
+#include "rank_memory.h"
 #include "nvls_steps.h"
 
 #include <algorithm>
@@ -95,12 +96,12 @@ void nccl_nvls_allreduce(const float* input, float* output, std::size_t count, A
   // Received copies land in slots: (N - 1) shards per step in flight. With SMPI-shared buffers the
   // values mean nothing and every slot is the shared scratch, as in other algorithms.
   const std::size_t shard_floats = std::min(chunk_floats, (count + n - 1) / static_cast<std::size_t>(n));
-  std::vector<float> slot_memory;
+  SlotMemory slots;
   float* slot_base = ctx.scratch;
   std::size_t slot_stride = 0, step_stride = 0;
   if (ctx.kernels.hold_values() || shard_floats > count) {
-    slot_memory.resize(in_flight * static_cast<std::size_t>(n) * shard_floats);
-    slot_base = slot_memory.data();
+    slots = slot_memory(in_flight * static_cast<std::size_t>(n) * shard_floats);
+    slot_base = slots.get();
     slot_stride = shard_floats;
     step_stride = static_cast<std::size_t>(n) * shard_floats;
   }

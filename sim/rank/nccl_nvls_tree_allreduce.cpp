@@ -22,6 +22,7 @@
 #include "allreduce.h"
 #include "engine_probes.h"
 #include "message_tags.h"
+#include "rank_memory.h"
 #include "nvls_steps.h"
 #include "nccl_trees.h"
 #include "rank_nodes.h"
@@ -76,8 +77,8 @@ class NvlsTreeRun {
     const std::size_t shard_floats = std::min(chunk_floats_, (count + g_ - 1) / static_cast<std::size_t>(g_));
     slot_base_ = ctx.scratch;
     if (ctx.kernels.hold_values() || shard_floats > count) {
-      slot_memory_.resize(2 * window_ * slots_per_step() * shard_floats);
-      slot_base_ = slot_memory_.data();
+      slot_memory_ = slot_memory(2 * window_ * slots_per_step() * shard_floats);
+      slot_base_ = slot_memory_.get();
       slot_stride_ = shard_floats;
     }
   }
@@ -277,7 +278,7 @@ class NvlsTreeRun {
   // would each take a share of the NIC and every step would cross each hop as late as the last.
   std::vector<MPI_Request> to_parent_, to_children_;
   std::vector<char> up_done_, down_done_;
-  std::vector<float> slot_memory_;
+  SlotMemory slot_memory_;
   float* slot_base_ = nullptr;
   std::size_t slot_stride_ = 0;
   std::size_t up_posted_[2] = {0, 1}, down_posted_[2] = {0, 1}, up_[2] = {0, 1}, down_[2] = {0, 1};

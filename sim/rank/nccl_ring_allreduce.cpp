@@ -26,6 +26,7 @@
 #include "allreduce.h"
 #include "engine_probes.h"
 #include "message_tags.h"
+#include "rank_memory.h"
 #include "nccl_channel_rings.h"
 #include "timed_parts.h"
 
@@ -118,9 +119,9 @@ class Channel {
       slot_base_ = ctx.scratch;
     } else {
       const bool staged = ctx.nccl.protocol != NcclWire::simple;
-      slot_memory_.resize(slot_floats_ * static_cast<std::size_t>(slots_) * (staged ? 2 : 1));
+      slot_memory_ = slot_memory(slot_floats_ * static_cast<std::size_t>(slots_) * (staged ? 2 : 1));
       slot_stride_ = slot_floats_;
-      slot_base_ = slot_memory_.data();
+      slot_base_ = slot_memory_.get();
     }
     for (long k = 0; k < std::min<long>(slots_, recv_count_); ++k) post_receive(k);
   }
@@ -336,7 +337,7 @@ class Channel {
   std::size_t slot_floats_ = 1;
   std::size_t slot_stride_ = 1;  // 0: every slot is the shared scratch
   float* slot_base_ = nullptr;
-  std::vector<float> slot_memory_;
+  SlotMemory slot_memory_;
 };
 
 }  // namespace

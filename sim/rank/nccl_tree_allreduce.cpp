@@ -18,6 +18,7 @@
 
 #include "allreduce.h"
 #include "message_tags.h"
+#include "rank_memory.h"
 #include "nccl_channel_rings.h"
 #include "nccl_trees.h"
 #include "timed_parts.h"
@@ -92,10 +93,12 @@ class TreeChannel {
       slot_stride_ = 0;  // SMPI-shared buffers: every slot is the shared scratch
       slot_base_ = ctx.scratch;
     } else {
-      const std::size_t slots = receives_.size() * kTreeFifoSteps + (ctx.nccl.protocol == NcclWire::simple ? 0 : sends_.size() * kTreeFifoSteps);
-      slot_memory_.resize(std::max<std::size_t>(1, slots) * slot);
+      // A stream uses only as many of its FIFO's slots as the channel has chunks.
+      fifo_slots_ = static_cast<std::size_t>(std::min<long>(kTreeFifoSteps, k));
+      const std::size_t slots = receives_.size() * fifo_slots_ + (ctx.nccl.protocol == NcclWire::simple ? 0 : sends_.size() * fifo_slots_);
+      slot_memory_ = slot_memory(std::max<std::size_t>(1, slots) * slot);
       slot_stride_ = slot;
-      slot_base_ = slot_memory_.data();
+      slot_base_ = slot_memory_.get();
     }
     for (std::size_t s = 0; s < receives_.size(); ++s)
       for (long c = 0; c < std::min<long>(kTreeFifoSteps, k); ++c) post_receive(s, c);
@@ -197,11 +200,12 @@ class TreeChannel {
     return largest;
   }
 
+  // Chunk C's slot in its stream's FIFO (C % NCCL_STEPS < fifo_slots_: fewer slots only for fewer chunks).
   float* receive_slot(std::size_t stream, long c) {
-    return slot_base_ + (stream * kTreeFifoSteps + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
+    return slot_base_ + (stream * fifo_slots_ + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
   }
   float* send_slot(std::size_t stream, long c) {
-    return slot_base_ + ((receives_.size() + stream) * kTreeFifoSteps + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
+    return slot_base_ + ((receives_.size() + stream) * fifo_slots_ + static_cast<std::size_t>(c % kTreeFifoSteps)) * slot_stride_;
   }
 
   void post_receive(std::size_t stream, long c) {
@@ -252,8 +256,9 @@ class TreeChannel {
   double up_due_s_ = 0, down_due_s_ = 0;
   long up_next_ = 0, down_next_ = 0;
   std::size_t slot_stride_ = 1;
+  std::size_t fifo_slots_ = kTreeFifoSteps;  // slots per stream
   float* slot_base_ = nullptr;
-  std::vector<float> slot_memory_;
+  SlotMemory slot_memory_;
 };
 
 // One part of a channel, as run_together runs it.

@@ -19,7 +19,7 @@ RunResults run_scenario(const Scenario& scenario, const Platform& platform, cons
   std::vector<VariantPlan> plans = plan_variants(scenario, platform);
   RunResults run;
   for (std::size_t v = 0; v < plans.size(); ++v) {
-    const SimulationOptions simulation{options.jobs, options.quiet, variant_output(options.out_dir, plans[v].name, v)};
+    const SimulationOptions simulation{options.jobs, options.quiet, variant_output(options.out_dir, plans[v].name, v), false};
     auto results = simulate_variant(plans[v], platform, simulation, variant_output(options.timeline, plans[v].name, v));
     if (!results) {
       run.complete = false;

@@ -6,6 +6,7 @@
 #include "../analysis/optimized_order.h"
 #include "../analysis/platform_routes.h"
 #include "../cases/case_jobs.h"
+#include "../cases/size_parts.h"
 #include "../cases/work_directory.h"
 #include "../common/atomic_file.h"
 #include "../common/input_error.h"
@@ -15,6 +16,7 @@
 #include "size_limits.h"
 #include "smpi_case.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -23,25 +25,66 @@ namespace {
 struct PreparedJobs {
   std::vector<CaseJob> jobs;
   std::vector<std::filesystem::path> events_files;
+  std::vector<std::size_t> case_of_job;  // the case (placement x algorithm) whose sizes, or part of them, each job runs
+  std::size_t cases = 0;
 };
 
+// How many parts each case's sizes are split into (size_parts.h): enough for the jobs to run at once. A recorded case (--out, --timeline) stays whole: its events and directory are one per case.
+std::size_t parts_per_case(std::size_t cases, const SimulationOptions& options, bool record_events) {
+  const int parallel = options.jobs;
+  if (!options.split_sizes || record_events || cases == 0 || parallel <= 1) return 1;
+  return (static_cast<std::size_t>(parallel) + cases - 1) / cases;
+}
+
 // Every placement x algorithm of PLAN's scenario, in that order, each planned under the part of PLAN
-// its algorithm runs under (variant_plan.h) on that part's platform file.
+// its algorithm runs under (variant_plan.h) on that part's platform file, its sizes split into parts.
 PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
-                          const SmpiTools& tools, const WorkDirectory& work, bool record_events) {
+                          const SmpiTools& tools, const WorkDirectory& work, bool record_events, const SimulationOptions& options) {
   PreparedJobs prepared_jobs;
   const Scenario& scenario = plan.scenario;
+  prepared_jobs.cases = scenario.placements.size() * scenario.algorithms.size();
+  const std::size_t parts = parts_per_case(prepared_jobs.cases, options, record_events);
+  std::size_t case_index = 0;
   for (std::size_t p = 0; p < scenario.placements.size(); ++p)
     for (const auto& algorithm : scenario.algorithms) {
       const VariantPlan& part = plan_for_algorithm(plan, algorithm);
       const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout);
-      const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
-      const PreparedCase prepared =
-          prepare_case(part.scenario, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
-      prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
-      prepared_jobs.events_files.push_back(prepared.events);
+      const auto split = split_sizes(part.scenario.sizes, parts);
+      for (const auto& sizes : split) {
+        Scenario sized = part.scenario;
+        sized.sizes = sizes;
+        const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
+        const PreparedCase prepared = prepare_case(sized, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
+        prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, split.size() > 1 ? sizes : std::vector<std::uint64_t>{}});
+        prepared_jobs.events_files.push_back(prepared.events);
+        prepared_jobs.case_of_job.push_back(case_index);
+      }
+      ++case_index;
     }
   return prepared_jobs;
+}
+
+// The jobs' results joined into one per case, each case's sizes in SIZES' order.
+std::vector<CaseResult> joined_cases(std::vector<CaseResult> job_results, const PreparedJobs& prepared,
+                                     const std::vector<std::uint64_t>& sizes) {
+  if (job_results.size() == prepared.cases) return job_results;
+  std::vector<std::optional<CaseResult>> cases(prepared.cases);
+  for (std::size_t j = 0; j < job_results.size(); ++j) {
+    std::optional<CaseResult>& joined = cases[prepared.case_of_job[j]];
+    if (!joined) {
+      joined = std::move(job_results[j]);
+      continue;
+    }
+    for (SizeResult& size : job_results[j].sizes) joined->sizes.push_back(std::move(size));
+  }
+  const auto position = [&](std::uint64_t bytes) { return std::find(sizes.begin(), sizes.end(), bytes) - sizes.begin(); };
+  std::vector<CaseResult> results;
+  for (auto& joined : cases) {
+    std::stable_sort(joined->sizes.begin(), joined->sizes.end(),
+                     [&](const SizeResult& a, const SizeResult& b) { return position(a.bytes) < position(b.bytes); });
+    results.push_back(std::move(*joined));
+  }
+  return results;
 }
 
 void write_timeline(const std::string& file, const std::string& scenario_name, const PreparedJobs& prepared,
@@ -112,12 +155,13 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
   const PlatformFiles platform_files = platform_files_of(plan, platform, work.path());
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
   const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
-  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work, record_events);
+  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work, record_events, options);
   if (!options.quiet)
-    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}, {} at a time\n", scenario.name, prepared.jobs.size(),
-               plural(prepared.jobs.size(), "case", "cases"), scenario.sizes.size(),
-               plural(scenario.sizes.size(), "size", "sizes"), options.jobs);
+    fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}{}, {} at a time\n", scenario.name, prepared.cases,
+               plural(prepared.cases, "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
+               prepared.jobs.size() == prepared.cases ? "" : fmt::format(" in {} parts", prepared.jobs.size()), options.jobs);
   auto results = run_case_jobs(prepared.jobs, scenario.sizes, options.jobs, options.quiet, "simulated");
+  if (results) results = joined_cases(std::move(*results), prepared, scenario.sizes);
   if (results) add_cost_models_by_part(*results, plan);
   if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;

@@ -17,6 +17,10 @@ struct SimulationOptions {
   int jobs = 1;
   bool quiet = false;
   std::optional<std::string> keep_dir;  // --out: keep platform, hostfiles, logs, reports, events
+  // Split each case's sizes across the jobs (size_parts.h) when there are fewer cases than jobs. A
+  // size's time then moves in its last bits (the simulated clock's offset), so `run`, whose results
+  // are byte-identical whatever --jobs, keeps its cases whole; `validate` splits.
+  bool split_sizes = false;
 };
 
 // Results in case order (placements outer, algorithms inner), or nullopt when a case failed (the

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -261,4 +262,65 @@ TEST_CASE("the maestro engine's deepest rank stack is measured and stays under a
     ++cases;
   }
   CHECK(cases == algorithms_but_library_count());  // one process per case
+}
+
+// `validate` simulates one call per size and, with more jobs than cases, splits a case's sizes across
+// processes (trace_validation.cpp, size_parts.h). Both hold only if a size's time depends neither on
+// the calls before it nor on the sizes simulated before it in the process: every size `validate`
+// simulates must be `run`'s time (5 calls after a warm-up, every size in one process) within 1e-12
+// (the simulated clock's offset moves the last bits, ~1e-15; every printed digit stays). The trace
+// validated is `run`'s times as an nccl-tests table.
+TEST_CASE("validate's one call per size, its sizes split across processes, gives run's times on every engine and NCCL's choice") {
+  TempDir dir;
+  struct Split {
+    std::string engine, topology, placement, algorithm, model;
+  };
+  const std::vector<Split> splits = {
+      {"maestro", "hkbu-100GbIB-8x4", "4-4", "ring", R"("engine": "maestro")"},
+      {"smpi", "hkbu-100GbIB-8x4", "4-4", "ring", R"("engine": "smpi")"},
+      {"s4u", "hkbu-100GbIB-8x4", "4-4", "ring", R"("engine": "s4u")"},
+      {"maestro", "hkbu-100GbIB-8x4", "4-4", "nccl_ring", R"("network": "NCCL", "nccl": {"version": "2.6.4"})"},
+      // Tree/LL, Ring/LL, Tree/LL128 and NVLS trees: NCCL's choice on two p5 nodes.
+      {"maestro", "aws-p5-efa-2x8", "8-8", "nccl", R"("nccl": {"version": "2.22.3"})"}};
+  for (const Split& split : splits) {
+    CAPTURE(split.engine);
+    CAPTURE(split.algorithm);
+    const std::string name = split.engine + "-" + split.algorithm;
+    const auto file = dir.write(name + ".json", R"({"name": "split", "topology": ")" RINGSIM_SOURCE_DIR "/topologies/" + split.topology +
+                                                    R"(.json", "placements": [")" + split.placement + R"("], "algorithms": [")" +
+                                                    split.algorithm +
+                                                    R"("], "sizes": ["8", "4KiB", "256KiB", "1MiB", "4MiB", "16MiB"], "iterations": 5, "warmup": 1, "model": {)" +
+                                                    split.model + "}}");
+    const auto whole = dir.path() / (name + "-run.json");
+    const auto ran = run_ringsim("run " + file.string() + " --quiet --jobs 1 --json " + whole.string() + " > /dev/null", dir.path());
+    REQUIRE_MESSAGE(ran.exit_code == 0, ran.err);
+    const nlohmann::json rows = read_json(whole).at("results");
+    REQUIRE(rows.size() == 6);
+    std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+    for (const auto& row : rows) {
+      const std::string bytes = std::to_string(row.at("bytes").get<std::uint64_t>());
+      const std::string us = std::to_string(row.at("time_s").get<double>() * 1e6);
+      table += bytes + " " + std::to_string(row.at("bytes").get<std::uint64_t>() / 4) + " float sum -1 " + us + " 1.0 1.0 0 " + us + " 1.0 1.0 0\n";
+    }
+    const auto trace = dir.write(name + "-trace.txt", table);
+    for (const int jobs : {1, 2, 4}) {
+      CAPTURE(jobs);
+      const auto json = dir.path() / (name + "-validate-" + std::to_string(jobs) + ".json");
+      const auto validated = run_ringsim("validate " + file.string() + " --measured " + trace.string() + " --format nccl-tests --jobs " +
+                                             std::to_string(jobs) + " --json " + json.string() + " > /dev/null",
+                                         dir.path());
+      REQUIRE_MESSAGE(validated.exit_code == 0, validated.err);
+      CHECK_MESSAGE((jobs == 1) == (validated.err.find(" parts,") == std::string::npos), validated.err);
+      if (jobs > 1) CHECK_MESSAGE(validated.err.find("6 sizes in " + std::to_string(jobs) + " parts") != std::string::npos, validated.err);
+      const nlohmann::json sizes = read_json(json).at("sizes");
+      REQUIRE(sizes.size() == rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        CAPTURE(i);
+        CHECK(sizes[i].at("bytes") == rows[i].at("bytes"));
+        const double simulated = sizes[i].at("simulated_s").get<double>(), ran = rows[i].at("time_s").get<double>();
+        CHECK_MESSAGE(std::abs(simulated - ran) < 1e-12 * ran, sizes[i].dump(), " against ", ran);
+        if (rows[i].contains("nccl_ran")) CHECK(sizes[i].at("nccl_ran") == rows[i].at("nccl_ran"));
+      }
+    }
+  }
 }
