@@ -20,7 +20,7 @@ std::string_view standing_word(LogStanding standing) {
 double percent(double score) { return score * 100; }
 
 void print_ranking(const Diagnosis& diagnosis) {
-  fmt::print("#{:>5}  {:<22} {:>8} {:>8} {:>8}  {}\n", "rank", "candidate", "all", "smaller", "larger", "log");
+  fmt::print("#{:>5}  {:<22} {:>8} {:>8} {:>8}  {}\n", "rank", "candidate", "score", "smaller", "larger", "log");
   for (std::size_t i = 0; i < diagnosis.ranked.size(); ++i) {
     const CandidateFit& fit = diagnosis.ranked[i];
     const std::string extra = fit.extra_call_s > 0 ? fmt::format(" (+{:.1f} us per call)", fit.extra_call_s * 1e6) : "";
@@ -49,13 +49,13 @@ void print_sentences(const Diagnosis& diagnosis) {
   const CandidateFit* explaining = diagnosis.explaining();
   if (!explaining) {
     fmt::print("# explained by none: no candidate matches the measurement clearly better than the hardware as described "
-               "(median |log error| {:.1f}%, best candidate {} at {:.1f}%).\n",
+               "(score {:.1f}%, best candidate {} at {:.1f}%).\n",
                percent(hardware.score), diagnosis.ranked.front().name(), percent(diagnosis.ranked.front().score));
     return;
   }
   const CandidateMechanism& mechanism = *explaining->candidate;
   fmt::print("# explained by {}: {}.\n", mechanism.name, mechanism.sentence);
-  fmt::print("# The median |log error| falls from {:.1f}% with the hardware as described to {:.1f}% with {}{}.\n",
+  fmt::print("# The score (median |log error|, mean of the smaller and larger sizes) falls from {:.1f}% with the hardware as described to {:.1f}% with {}{}.\n",
              percent(hardware.score), percent(explaining->score), mechanism.change,
              explaining->extra_call_s > 0 ? fmt::format(" ({:.1f} us)", explaining->extra_call_s * 1e6) : "");
   for (const CandidateFit* other : diagnosis.alike())
@@ -85,7 +85,7 @@ nlohmann::json fit_json(const CandidateFit& fit) {
 
 void print_diagnosis(const Diagnosis& diagnosis, const ValidationOptions& options) {
   fmt::print("\n# diagnosis: the hardware as described and each candidate in play, simulated at the trace's sizes ({} "
-             "simulations, {:.1f} s); median |log error| over sizes >= {}, their smaller and larger half:\n",
+             "simulations, {:.1f} s); median |log error| over the smaller and the larger half of the sizes >= {}, and their mean:\n",
              diagnosis.simulations,
              diagnosis.wall_s, format_bytes(options.min_bytes));
   print_ranking(diagnosis);

@@ -62,12 +62,13 @@ std::optional<int> nics_in_use(const NcclRunFacts& facts) {
   return std::nullopt;
 }
 
-// The rack switch's rate when oversubscribed 2:1: its ports' (NICs and uplink) total once, where a
-// non-blocking one carries it both ways (topology_json.cpp size_nonblocking_switches).
+// The rack switch's rate when oversubscribed 2:1: half its ports' (NICs and uplink) total. Every
+// flow crosses the backplane once, so that total is what the ports can send at once; a non-blocking
+// switch is modelled with twice it (topology_json.cpp size_nonblocking_switches).
 double half_backplane_Bps(const Topology& topology, const RackSpec& rack) {
   double ports = topology.spine ? rack.uplink.bandwidth_Bps : 0;
   for (const NodeSpec& node : rack.nodes) ports += node.nic.bandwidth_Bps * node.nics;
-  return ports;
+  return ports / 2;
 }
 
 CandidateStanding half_nics_standing(const Topology& topology, const NcclRunFacts* facts) {
@@ -148,7 +149,12 @@ void apply_mechanism(MechanismId id, Topology& topology, ModelSettings& model) {
         node.nics /= 2;
         node.nic_affinity.clear();  // GPU g beside NIC g * nics / gpus
       }
-      if (id == MechanismId::gdr_off) node.gdr = false;
+      if (id == MechanismId::gdr_off) {
+        node.gdr = false;
+        // An NVLink node stages over each GPU's own PCIe link: host_pcie's default where gdr is false
+        // (docs/topology-format.md: 12GBps, 0.5us).
+        if (node.intra_kind == IntraKind::nvlink && node.host_pcie.bandwidth_Bps == 0) node.host_pcie = LinkSpec{12e9, 0.5e-6};
+      }
     }
   }
   if (id == MechanismId::two_channels) nccl.channels = 2;

@@ -1,8 +1,9 @@
 // `ringsim validate --explain`: which mechanism makes a measured NCCL run slower than the hardware its
 // topology describes. The hardware as described (the baseline) and each candidate still in play
 // (candidate_mechanisms.h) are simulated at the trace's sizes as one pool of cases, `jobs` at a time;
-// each is scored by the median |ln(simulated / measured)| over the sizes at or above min_bytes, and
-// ranked. A candidate explains the run when it beats the baseline clearly (kExplainsBelow).
+// each is scored by the median |ln(simulated / measured)| over the smaller half of the sizes at or
+// above min_bytes and over the larger half, averaged (the latency-bound and the rate-bound sizes weigh
+// alike), and ranked. A candidate explains the run when it beats the baseline clearly (kExplainsBelow).
 #pragma once
 
 #include "candidate_mechanisms.h"
@@ -27,7 +28,7 @@ struct CandidateFit {
   std::string log_reason;  // the INFO-line fact that confirms it, if any
   Validation validation;   // size by size against the measurement
   double extra_call_s = 0;  // per_call_cost: the cost added to every call
-  double score = 0;         // median |ln(simulated / measured)|, sizes >= min_bytes
+  double score = 0;         // the mean of the two halves' scores (fit_scores)
   double small_score = 0;   // the same over the smaller half of those sizes
   double large_score = 0;   // and over the larger half
 
@@ -47,7 +48,8 @@ struct Diagnosis {
   std::vector<const CandidateFit*> alike() const;
 };
 
-// Median |ln(simulated / measured)| of VALIDATION's sizes >= MIN_BYTES: overall, smaller half, larger half.
+// Median |ln(simulated / measured)| of VALIDATION's sizes >= MIN_BYTES in their smaller half (by size)
+// and in their larger half; ALL is the mean of the two.
 struct FitScores {
   double all = 0, small = 0, large = 0;
 };
