@@ -80,6 +80,25 @@ std::optional<CandidateFit> per_call_fit(const CandidateFit& baseline, const Can
   return fit;
 }
 
+// Whether FIT's times are the baseline's at every size: its change is none on this run (2 channels
+// where NCCL runs 2 already), so it is left out rather than ranked.
+bool same_times(const CandidateFit& fit, const CandidateFit& baseline) {
+  for (std::size_t c = 0; c < fit.validation.cases.size(); ++c)
+    for (std::size_t s = 0; s < fit.validation.cases[c].sizes.size(); ++s)
+      if (std::abs(fit.validation.cases[c].sizes[s].simulated_s / baseline.validation.cases[c].sizes[s].simulated_s - 1) > 1e-9)
+        return false;
+  return true;
+}
+
+// Moves the candidates of RANKED (baseline first) that change no time into LEFT_OUT.
+void leave_out_unchanged(std::vector<CandidateFit>& ranked, std::vector<CandidateStanding>& left_out) {
+  for (std::size_t i = ranked.size(); i-- > 1;)
+    if (same_times(ranked[i], ranked.front())) {
+      left_out.push_back({ranked[i].candidate, false, ranked[i].log, "its simulated times are the hardware's (the change is none on this run)"});
+      ranked.erase(ranked.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
 }  // namespace
 
 FitScores fit_scores(const Validation& validation, std::uint64_t min_bytes) {
@@ -165,6 +184,7 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   diagnosis.simulations = plans.size();
   diagnosis.ranked = fits_of(*results, in_play, grouped, options);
   for (CandidateFit& fit : diagnosis.ranked) fit.validation.algorithm = simulated.algorithms.front();
+  leave_out_unchanged(diagnosis.ranked, diagnosis.left_out);
   if (per_call)
     if (auto fit = per_call_fit(diagnosis.ranked.front(), *per_call, options)) diagnosis.ranked.push_back(std::move(*fit));
   std::stable_sort(diagnosis.ranked.begin(), diagnosis.ranked.end(),

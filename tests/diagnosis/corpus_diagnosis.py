@@ -3,7 +3,8 @@
 diagnosed with those lines removed: the diagnosis must agree with what the lines state.
 
 The stripped copy (and, with --every, only every N-th size row at or above --from-bytes) is written to a
-temporary folder at test time. Agreement: where the lines state a mechanism the hardware as described
+temporary folder at test time; with --drop-gdr, so are copies of the scenario and its topology without the
+nodes' "gdr" key (a topology written without the log's knowledge: GPUDirect RDMA by default). Agreement: where the lines state a mechanism the hardware as described
 lacks (fewer NICs in use than the topology has, no /GDRDMA on a topology with GPUDirect RDMA, 2
 channels), the diagnosis names it; where they state none, it names none of the three (the lines cannot
 contradict a switch or a per-call cost). Prints one line; exit status 1 when they disagree.
@@ -29,7 +30,7 @@ def stated_facts(lines):
             devices.add(int(hop.group(1)))
             gdr = bool(gdr) or bool(hop.group(2))
         listed = re.search(r"NCCL INFO Channel \d+/(\d+) :", line)
-        if listed:
+        if listed and "via" not in line:
             channels = int(listed.group(1))
     return {"nics_in_use": len(devices) or None, "gdr": gdr, "channels": channels}
 
@@ -48,6 +49,19 @@ def stripped(lines, from_bytes, every):
             continue
         kept.append(line)
     return kept
+
+
+def without_gdr(scenario_file, work):
+    scenario = json.loads(scenario_file.read_text())
+    topology_file = (scenario_file.parent / scenario["topology"]).resolve()
+    topology = json.loads(topology_file.read_text())
+    for rack in topology["racks"]:
+        for node in rack["nodes"]:
+            node.pop("gdr", None)
+    (work / topology_file.name).write_text(json.dumps(topology))
+    scenario["topology"] = str(work / topology_file.name)
+    (work / scenario_file.name).write_text(json.dumps(scenario))
+    return work / scenario_file.name
 
 
 def expected(facts, diagnosis, topology_nics):
@@ -71,6 +85,7 @@ def main():
     parser.add_argument("--nics", type=int, required=True, help="the topology's NICs per node")
     parser.add_argument("--from-bytes", type=int, default=0, help="size rows below are dropped")
     parser.add_argument("--every", type=int, default=1, help="keep every N-th size row")
+    parser.add_argument("--drop-gdr", action="store_true", help="simulate on the topology without its nodes' \"gdr\" key")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     lines = Path(args.log).read_text().splitlines()
@@ -79,7 +94,8 @@ def main():
         log = Path(work) / Path(args.log).name
         log.write_text("\n".join(stripped(lines, args.from_bytes, args.every)) + "\n")
         out = Path(work) / "diagnosis.json"
-        run = subprocess.run([args.ringsim, "validate", args.scenario, "--measured", str(log), "--explain", "--json", str(out),
+        scenario = without_gdr(Path(args.scenario), Path(work)) if args.drop_gdr else args.scenario
+        run = subprocess.run([args.ringsim, "validate", str(scenario), "--measured", str(log), "--explain", "--json", str(out),
                               "--jobs", str(args.jobs), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if run.returncode not in (0, 1) or not out.exists():
             sys.exit(f"{args.log}: ringsim validate --explain failed ({run.returncode}): {run.stderr.strip()}")
