@@ -29,7 +29,7 @@ NcclNetworkHop hop(int device, bool gdr) {
   return h;
 }
 
-TEST_CASE("a log whose hops show /GDRDMA excludes GDR off; one whose hops lack it confirms it") {
+TEST_CASE("a log whose hops show GDRDMA excludes GDR off and one whose hops lack it confirms it") {
   NcclRunFacts facts;
   facts.network_hops = {hop(0, true), hop(1, true)};
   const auto with_gdr = candidate_standings(two_nodes(4, true), ModelSettings{}, &facts);
@@ -44,7 +44,7 @@ TEST_CASE("a log whose hops show /GDRDMA excludes GDR off; one whose hops lack i
   for (const CandidateStanding& one : silent) CHECK(one.log == LogStanding::silent);
 }
 
-TEST_CASE("candidates that change nothing are not applicable: one NIC, no GDR, no rails") {
+TEST_CASE("candidates that change nothing are not applicable: one NIC and no GDR and no rails") {
   const auto standings = candidate_standings(two_nodes(1, false), ModelSettings{}, nullptr);
   CHECK_FALSE(standing(standings, MechanismId::half_nics).applicable);
   CHECK_FALSE(standing(standings, MechanismId::gdr_off).applicable);
@@ -56,7 +56,7 @@ TEST_CASE("candidates that change nothing are not applicable: one NIC, no GDR, n
         LogStanding::excluded);
 }
 
-TEST_CASE("each change: NICs halved, staging, 2 channels, the switch at half its ports' total") {
+TEST_CASE("each change: NICs halved and staging and 2 channels and the switch at half its ports total") {
   Topology topology = two_nodes(4, true);
   ModelSettings model;
   apply_mechanism(MechanismId::half_nics, topology, model);
@@ -81,7 +81,7 @@ Validation two_sizes(double small_ratio, double large_ratio) {
   return validation;
 }
 
-TEST_CASE("the score weighs the smaller and the larger half alike; the per-call cost is fitted at the smallest sizes") {
+TEST_CASE("the score weighs the smaller and the larger half alike and the per-call cost is fitted at the smallest sizes") {
   const FitScores scores = fit_scores(two_sizes(1.0, 0.5), 0);
   CHECK(scores.small == 0);
   CHECK(std::abs(scores.large - std::log(2.0)) < 1e-12);
