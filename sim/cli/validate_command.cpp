@@ -7,6 +7,7 @@
 #include "../validate/regime_verdict.h"
 #include "../validate/trace_validation.h"
 #include "command_line.h"
+#include "diagnosis_output.h"
 #include "commands.h"
 #include "log_topology_facts.h"
 #include "trace_input.h"
@@ -21,7 +22,7 @@ namespace {
 
 constexpr const char* kValidateUsage = R"(usage: ringsim validate SCENARIO.json --measured TRACE [--format F] [--tolerance 0.10]
                         [--min-bytes SIZE] [--select P/ORDER,...] [--ranks N] [--collective NAME] [--model MODEL.json]
-                        [--json FILE] [--jobs N] [--quiet]
+                        [--json FILE] [--jobs N] [--quiet] [--explain]
 
 Simulates the scenario (its topology and model describe the measured cluster) at exactly the sizes the
 trace holds, compares size by size — measured time, simulated time, relative error (simulated/measured
@@ -54,6 +55,10 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --json FILE        write the comparison as JSON
   --jobs N           simulations at once (default: the number of cores); each size is simulated once,
                      and a case's sizes are split across the N runners
+  --explain          also simulate each candidate mechanism that could make the run slower than the
+                     hardware (half the NICs, GDR off, 2 channels, a 2:1 switch, PXN off, a cost per call;
+                     those the log's INFO lines exclude are not), rank them by their median |log error|
+                     and name the one that explains the run and what would confirm it (docs/diagnosis.md)
 )";
 
 nlohmann::json summary_json(const ErrorSummary& summary) {
@@ -186,13 +191,31 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
           {"pass", validation.pass}};
 }
 
+// --explain: the validation is the diagnosis's baseline (run_diagnosis.h), printed as validate prints it, then
+// the ranking of the candidates; --json carries both.
+int explain_run(const Scenario& scenario, const Platform& platform, const TraceInput& input, const ValidationOptions& options,
+                const ParsedArguments& args) {
+  const NcclRunFacts* facts = input.trace.run && input.trace.run->nccl ? &*input.trace.run->nccl : nullptr;
+  const auto diagnosis = diagnose_run(scenario, platform, input.grouped, facts, options);
+  if (!diagnosis) return 1;
+  const Validation& validation = diagnosis->baseline().validation;
+  print_validation(validation, scenario, input, options, args.value("--model").has_value());
+  print_diagnosis(*diagnosis, options);
+  if (auto json = args.value("--json")) {
+    nlohmann::json document = validation_json(validation, scenario, input, options);
+    document["diagnosis"] = diagnosis_json(*diagnosis);
+    write_file_atomically(*json, document.dump(2) + "\n");
+  }
+  return validation.pass ? 0 : 1;
+}
+
 }  // namespace
 
 int validate_command(int argc, char** argv) {
   const ParsedArguments args = parse_arguments(
       argc, argv, 1, "validate",
       {"--measured", "--select", "--format", "--collective", "--tolerance", "--min-bytes", "--ranks", "--model", "--json", "--jobs"},
-      {"--quiet"});
+      {"--quiet", "--explain"});
   if (args.has("--help")) {
     std::fputs(kValidateUsage, stdout);
     return 0;
@@ -218,6 +241,7 @@ int validate_command(int argc, char** argv) {
     fmt::print(stderr, "ringsim: read {}\n", input.trace.summary());
     for (auto bytes : input.grouped.skipped) fmt::print(stderr, "ringsim: skipping {} B (not a whole float32 buffer)\n", bytes);
   }
+  if (args.has("--explain")) return explain_run(scenario, platform, input, options, args);
   const auto validation = validate_against_trace(scenario, platform, input.grouped, options);
   if (!validation) return 1;
   print_validation(*validation, scenario, input, options, args.value("--model").has_value());

@@ -39,7 +39,8 @@ std::size_t parts_per_case(std::size_t cases, const SimulationOptions& options, 
 // Every placement x algorithm of PLAN's scenario, in that order, each planned under the part of PLAN
 // its algorithm runs under (variant_plan.h) on that part's platform file, its sizes split into parts.
 PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
-                          const SmpiTools& tools, const WorkDirectory& work, bool record_events, const SimulationOptions& options) {
+                          const SmpiTools& tools, const std::filesystem::path& work, bool record_events,
+                          const SimulationOptions& options) {
   PreparedJobs prepared_jobs;
   const Scenario& scenario = plan.scenario;
   prepared_jobs.cases = scenario.placements.size() * scenario.algorithms.size();
@@ -53,7 +54,7 @@ PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform
       for (const auto& sizes : split) {
         Scenario sized = part.scenario;
         sized.sizes = sizes;
-        const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
+        const auto case_dir = work / case_directory_name(prepared_jobs.jobs.size(), spec);
         const PreparedCase prepared = prepare_case(sized, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
         prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, split.size() > 1 ? sizes : std::vector<std::uint64_t>{}});
         prepared_jobs.events_files.push_back(prepared.events);
@@ -155,7 +156,7 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
   const PlatformFiles platform_files = platform_files_of(plan, platform, work.path());
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
   const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
-  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work, record_events, options);
+  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work.path(), record_events, options);
   if (!options.quiet)
     fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}{}, {} at a time\n", scenario.name, prepared.cases,
                plural(prepared.cases, "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
@@ -165,6 +166,37 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
   if (results) add_cost_models_by_part(*results, plan);
   if (results && timeline_file) write_timeline(*timeline_file, scenario.name, prepared, *results);
   return results;
+}
+
+std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(const std::vector<VariantPlan>& plans,
+                                                                               const std::vector<Platform>& platforms,
+                                                                               const SimulationOptions& options) {
+  const SmpiTools tools = find_smpi_tools();
+  WorkDirectory work(options.keep_dir);
+  std::vector<CaseJob> jobs;
+  std::vector<std::size_t> first_job;  // per plan, its first job's index in JOBS
+  for (std::size_t v = 0; v < plans.size(); ++v) {
+    check_simulated_sizes(plans[v].scenario);
+    const auto dir = work.path() / fmt::format("variant{:02}", v);
+    std::filesystem::create_directories(dir);
+    const PlatformFiles files = platform_files_of(plans[v], platforms[v], dir);
+    first_job.push_back(jobs.size());
+    // Each case whole: the plans' cases are the pool's parallelism, and results map to cases one to one.
+    SimulationOptions whole = options;
+    whole.split_sizes = false;
+    for (CaseJob& job : prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, whole).jobs) jobs.push_back(std::move(job));
+  }
+  first_job.push_back(jobs.size());
+  // Every plan is simulated at the first plan's sizes (they share them).
+  auto results = run_case_jobs(jobs, plans.front().scenario.sizes, options.jobs, options.quiet, "simulated");
+  if (!results) return std::nullopt;
+  std::vector<std::vector<CaseResult>> by_plan;
+  for (std::size_t v = 0; v < plans.size(); ++v) {
+    by_plan.emplace_back(std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v])),
+                         std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v + 1])));
+    add_cost_models_by_part(by_plan.back(), plans[v]);
+  }
+  return by_plan;
 }
 
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,

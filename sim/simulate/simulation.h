@@ -37,6 +37,12 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file = std::nullopt);
 
+// Several plans of the same sizes, each on its own platform (PLATFORMS[i] for PLANS[i]), as one pool
+// of cases `jobs` at a time: results per plan, in PLANS' order; nullopt when a case failed.
+std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(const std::vector<VariantPlan>& plans,
+                                                                               const std::vector<Platform>& platforms,
+                                                                               const SimulationOptions& options);
+
 // The platform SimGrid loads for PLAN: the topology as its model shapes it, planned into DIR/platform-plan.json
 // (compact topologies), or the SimGrid XML as written.
 std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);

@@ -48,8 +48,7 @@ std::string validation_algorithm(const Scenario& scenario) {
   return scenario.algorithms.size() == 1 ? scenario.algorithms.front() : algorithm_name(AlgorithmId::ring);
 }
 
-std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
-                                                 const GroupedTrace& grouped, const ValidationOptions& options) {
+Scenario scenario_at_trace(const Scenario& scenario, const GroupedTrace& grouped) {
   Scenario simulated = scenario;
   simulated.placements.clear();
   for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
@@ -60,6 +59,12 @@ std::optional<Validation> validate_against_trace(const Scenario& scenario, const
   // it) and only the median is compared. Repeating them cost 6 times the calls under the defaults.
   simulated.iterations = 1;
   simulated.warmup = 0;
+  return simulated;
+}
+
+std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
+                                                 const GroupedTrace& grouped, const ValidationOptions& options) {
+  const Scenario simulated = scenario_at_trace(scenario, grouped);
   check_placements_fit(simulated, platform.layout);
   const auto results = simulate_scenario(simulated, platform, {options.jobs, options.quiet, std::nullopt, true});
   if (!results) return std::nullopt;

@@ -51,6 +51,9 @@ Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<Cas
 // an nccl-tests trace), else the MPI ring of the flagship question.
 std::string validation_algorithm(const Scenario& scenario);
 
+// SCENARIO as validation simulates it: GROUPED's placements and sizes, validation_algorithm alone.
+Scenario scenario_at_trace(const Scenario& scenario, const GroupedTrace& grouped);
+
 std::optional<Validation> validate_against_trace(const Scenario& scenario, const Platform& platform,
                                                  const GroupedTrace& grouped, const ValidationOptions& options);
 

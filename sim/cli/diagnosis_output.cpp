@@ -1,0 +1,115 @@
+#include "diagnosis_output.h"
+
+#include "../common/units.h"
+
+#include <fmt/format.h>
+
+namespace ringsim {
+namespace {
+
+std::string_view standing_word(LogStanding standing) {
+  switch (standing) {
+    case LogStanding::confirmed: return "confirmed by the log";
+    case LogStanding::excluded: return "excluded by the log";
+    case LogStanding::silent: break;
+  }
+  return "-";
+}
+
+// A score (median |ln(simulated / measured)|) as the percentage it is close to.
+double percent(double score) { return score * 100; }
+
+void print_ranking(const Diagnosis& diagnosis) {
+  fmt::print("#{:>5}  {:<22} {:>8} {:>8} {:>8}  {}\n", "rank", "candidate", "score", "smaller", "larger", "log");
+  for (std::size_t i = 0; i < diagnosis.ranked.size(); ++i) {
+    const CandidateFit& fit = diagnosis.ranked[i];
+    const std::string extra = fit.extra_call_s > 0 ? fmt::format(" (+{:.1f} us per call)", fit.extra_call_s * 1e6) : "";
+    fmt::print("#{:>5}  {:<22} {:>7.1f}% {:>7.1f}% {:>7.1f}%  {}{}{}\n", i + 1, fit.name(), percent(fit.score),
+               percent(fit.small_score), percent(fit.large_score), standing_word(fit.log),
+               fit.log_reason.empty() ? "" : ": " + fit.log_reason, extra);
+  }
+  for (const CandidateStanding& standing : diagnosis.left_out)
+    fmt::print("#   not simulated: {} ({}: {})\n", standing.candidate->name,
+               standing.applicable ? standing_word(standing.log) : "no change here", standing.reason);
+}
+
+// The measured times against the hardware's and the explaining candidate's (or the best's), per size.
+void print_curves(const CandidateFit& hardware, const CandidateFit& variant) {
+  fmt::print("#{:>11} {:>13} {:>13} {:>13}   ({})\n", "size", "measured(us)", "hardware(us)", "variant(us)", variant.name());
+  for (std::size_t c = 0; c < hardware.validation.cases.size(); ++c)
+    for (std::size_t s = 0; s < hardware.validation.cases[c].sizes.size(); ++s) {
+      const ComparedSize& row = hardware.validation.cases[c].sizes[s];
+      fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>13.1f}\n", row.bytes, row.measured_s * 1e6, row.simulated_s * 1e6,
+                 variant.validation.cases[c].sizes[s].simulated_s * 1e6);
+    }
+}
+
+void print_sentences(const Diagnosis& diagnosis) {
+  const CandidateFit& hardware = diagnosis.baseline();
+  const CandidateFit* explaining = diagnosis.explaining();
+  if (!explaining) {
+    fmt::print("# explained by none: no candidate matches the measurement clearly better than the hardware as described "
+               "(score {:.1f}%, best candidate {} at {:.1f}%).\n",
+               percent(hardware.score), diagnosis.ranked.front().name(), percent(diagnosis.ranked.front().score));
+    return;
+  }
+  const CandidateMechanism& mechanism = *explaining->candidate;
+  fmt::print("# explained by {}: {}.\n", mechanism.name, mechanism.sentence);
+  fmt::print("# The score (median |log error|, mean of the smaller and larger sizes) falls from {:.1f}% with the hardware as described to {:.1f}% with {}{}.\n",
+             percent(hardware.score), percent(explaining->score), mechanism.change,
+             explaining->extra_call_s > 0 ? fmt::format(" ({:.1f} us)", explaining->extra_call_s * 1e6) : "");
+  for (const CandidateFit* other : diagnosis.alike())
+    fmt::print("# {} matches alike ({:.1f}%): the times cannot tell them apart; its INFO line does: {}.\n", other->name(),
+               percent(other->score), other->candidate->confirm);
+  fmt::print("# To confirm it: {}.\n", mechanism.confirm);
+}
+
+nlohmann::json fit_json(const CandidateFit& fit) {
+  nlohmann::json row = {{"candidate", fit.name()},
+                        {"change", fit.candidate ? std::string(fit.candidate->change) : "none"},
+                        {"score", fit.score},
+                        {"smaller_half_score", fit.small_score},
+                        {"larger_half_score", fit.large_score},
+                        {"log", standing_word(fit.log)},
+                        {"median_abs_error", fit.validation.judged.median_abs_error}};
+  if (!fit.log_reason.empty()) row["log_fact"] = fit.log_reason;
+  if (fit.extra_call_s > 0) row["extra_call_s"] = fit.extra_call_s;
+  nlohmann::json times = nlohmann::json::array();
+  for (const ComparedCase& compared : fit.validation.cases)
+    for (const ComparedSize& size : compared.sizes) times.push_back({{"bytes", size.bytes}, {"simulated_s", size.simulated_s}});
+  row["sizes"] = times;
+  return row;
+}
+
+}  // namespace
+
+void print_diagnosis(const Diagnosis& diagnosis, const ValidationOptions& options) {
+  fmt::print("\n# diagnosis: the hardware as described and each candidate in play, simulated at the trace's sizes ({} "
+             "simulations, {:.1f} s); median |log error| over the smaller and the larger half of the sizes >= {}, and their mean:\n",
+             diagnosis.simulations,
+             diagnosis.wall_s, format_bytes(options.min_bytes));
+  print_ranking(diagnosis);
+  const CandidateFit* explaining = diagnosis.explaining();
+  print_curves(diagnosis.baseline(), explaining ? *explaining : diagnosis.ranked.front());
+  print_sentences(diagnosis);
+}
+
+nlohmann::json diagnosis_json(const Diagnosis& diagnosis) {
+  nlohmann::json ranking = nlohmann::json::array();
+  for (const CandidateFit& fit : diagnosis.ranked) ranking.push_back(fit_json(fit));
+  nlohmann::json left_out = nlohmann::json::array();
+  for (const CandidateStanding& standing : diagnosis.left_out)
+    left_out.push_back({{"candidate", standing.candidate->name}, {"applicable", standing.applicable},
+                        {"log", standing_word(standing.log)}, {"reason", standing.reason}});
+  const CandidateFit* explaining = diagnosis.explaining();
+  nlohmann::json alike = nlohmann::json::array();
+  for (const CandidateFit* other : diagnosis.alike()) alike.push_back(other->name());
+  return {{"ranking", ranking},
+          {"left_out", left_out},
+          {"explained_by", explaining ? nlohmann::json(explaining->name()) : nlohmann::json(nullptr)},
+          {"matches_alike", alike},
+          {"confirm", explaining ? nlohmann::json(std::string(explaining->candidate->confirm)) : nlohmann::json(nullptr)},
+          {"wall_s", diagnosis.wall_s}};
+}
+
+}  // namespace ringsim

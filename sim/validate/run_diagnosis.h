@@ -1,0 +1,70 @@
+// `ringsim validate --explain`: which mechanism makes a measured NCCL run slower than the hardware its
+// topology describes. The hardware as described (the baseline) and each candidate still in play
+// (candidate_mechanisms.h) are simulated at the trace's sizes as one pool of cases, `jobs` at a time;
+// each is scored by the median |ln(simulated / measured)| over the smaller half of the sizes at or
+// above min_bytes and over the larger half, averaged (the latency-bound and the rate-bound sizes weigh
+// alike), and ranked. A candidate explains the run when it beats the baseline clearly (kExplainsBelow).
+#pragma once
+
+#include "candidate_mechanisms.h"
+#include "trace_validation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim {
+
+// A candidate explains the run when its score is at most this share of the baseline's and at least
+// kExplainsBy below it (a baseline within noise of the measurement leaves nothing to explain).
+inline constexpr double kExplainsBelow = 0.75;
+inline constexpr double kExplainsBy = 0.02;
+// Candidates whose score is within this of the best (absolute, in ln units) match alike.
+inline constexpr double kMatchesAlike = 0.01;
+
+struct CandidateFit {
+  const CandidateMechanism* candidate = nullptr;  // null: the hardware as described
+  LogStanding log = LogStanding::silent;
+  std::string log_reason;  // the INFO-line fact that confirms it, if any
+  Validation validation;   // size by size against the measurement
+  double extra_call_s = 0;  // per_call_cost: the cost added to every call
+  double score = 0;         // the mean of the two halves' scores (fit_scores)
+  double small_score = 0;   // the same over the smaller half of those sizes
+  double large_score = 0;   // and over the larger half
+
+  std::string name() const { return candidate ? std::string(candidate->name) : "hardware as described"; }
+};
+
+struct Diagnosis {
+  std::vector<CandidateFit> ranked;         // the baseline and every candidate in play, best first
+  std::vector<CandidateStanding> left_out;  // not applicable, or excluded by the log
+  std::size_t simulations = 0;              // the baseline and the candidates simulated
+  double wall_s = 0;                        // the simulations' wall time
+
+  const CandidateFit& baseline() const;
+  // The best candidate when it explains the run (kExplainsBelow, kExplainsBy), else null.
+  const CandidateFit* explaining() const;
+  // The other candidates within kMatchesAlike of the best (a tie the times cannot break).
+  std::vector<const CandidateFit*> alike() const;
+};
+
+// Median |ln(simulated / measured)| of VALIDATION's sizes >= MIN_BYTES in their smaller half (by size)
+// and in their larger half; ALL is the mean of the two.
+struct FitScores {
+  double all = 0, small = 0, large = 0;
+};
+FitScores fit_scores(const Validation& validation, std::uint64_t min_bytes);
+
+// The cost per call that the hardware lacks at the smallest sizes: the median of measured - simulated
+// over BASELINE's three smallest sizes >= MIN_BYTES (0 when the simulation is not faster there).
+double fitted_call_cost_s(const Validation& baseline, std::uint64_t min_bytes);
+
+// BASELINE with EXTRA_S added to every simulated time.
+Validation with_call_cost(Validation baseline, double extra_s, const ValidationOptions& options);
+
+// Diagnoses GROUPED against SCENARIO on PLATFORM (a compact topology; InputError on SimGrid XML) with
+// the log's FACTS (null: none). Nullopt when a simulated case failed.
+std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& platform, const GroupedTrace& grouped,
+                                      const NcclRunFacts* facts, const ValidationOptions& options);
+
+}  // namespace ringsim

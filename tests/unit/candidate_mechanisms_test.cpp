@@ -1,0 +1,98 @@
+// The candidates of `validate --explain`: which the log's INFO lines confirm or exclude, what each
+// changes, and the scores the ranking uses.
+#include "../../sim/validate/candidate_mechanisms.h"
+#include "../../sim/validate/run_diagnosis.h"
+
+#include <cmath>
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+namespace ringsim {
+namespace {
+
+Topology two_nodes(int nics, bool gdr) {
+  const nlohmann::json node = {{"name", "n"}, {"count", 2}, {"gpus", 4}, {"nics", nics}, {"nic_transport", "ib"}, {"gdr", gdr},
+                               {"nic", {{"bandwidth", "100Gbps"}}}, {"intra", {{"kind", "nvlink"}}}};
+  return read_topology_json({{"name", "t"}, {"racks", {{{"name", "r"}, {"nodes", {node}}}}}}, "t.json");
+}
+
+const CandidateStanding& standing(const std::vector<CandidateStanding>& all, MechanismId id) {
+  for (const CandidateStanding& one : all)
+    if (one.candidate->id == id) return one;
+  throw std::logic_error("no such candidate");
+}
+
+NcclNetworkHop hop(int device, bool gdr) {
+  NcclNetworkHop h;
+  h.device = device;
+  h.gdr = gdr;
+  return h;
+}
+
+TEST_CASE("a log whose hops show GDRDMA excludes GDR off and one whose hops lack it confirms it") {
+  NcclRunFacts facts;
+  facts.network_hops = {hop(0, true), hop(1, true)};
+  const auto with_gdr = candidate_standings(two_nodes(4, true), ModelSettings{}, &facts);
+  CHECK(standing(with_gdr, MechanismId::gdr_off).log == LogStanding::excluded);
+  CHECK_FALSE(standing(with_gdr, MechanismId::gdr_off).in_play());
+  facts.network_hops = {hop(0, false), hop(1, false)};
+  const auto staged = candidate_standings(two_nodes(4, true), ModelSettings{}, &facts);
+  CHECK(standing(staged, MechanismId::gdr_off).log == LogStanding::confirmed);
+  // 2 NICs of 4 in use confirm half the NICs; no log leaves every candidate silent.
+  CHECK(standing(staged, MechanismId::half_nics).log == LogStanding::confirmed);
+  const auto silent = candidate_standings(two_nodes(4, true), ModelSettings{}, nullptr);
+  for (const CandidateStanding& one : silent) CHECK(one.log == LogStanding::silent);
+}
+
+TEST_CASE("candidates that change nothing are not applicable: one NIC and no GDR and no rails") {
+  const auto standings = candidate_standings(two_nodes(1, false), ModelSettings{}, nullptr);
+  CHECK_FALSE(standing(standings, MechanismId::half_nics).applicable);
+  CHECK_FALSE(standing(standings, MechanismId::gdr_off).applicable);
+  CHECK_FALSE(standing(standings, MechanismId::pxn_off).applicable);
+  CHECK(standing(standings, MechanismId::oversubscribed_switch).applicable);
+  NcclRunFacts facts;
+  facts.channels = 8;  // 8 channels listed exclude 2
+  CHECK(standing(candidate_standings(two_nodes(1, false), ModelSettings{}, &facts), MechanismId::two_channels).log ==
+        LogStanding::excluded);
+}
+
+TEST_CASE("each change: NICs halved and staging and 2 channels and the switch at half its ports total") {
+  Topology topology = two_nodes(4, true);
+  ModelSettings model;
+  apply_mechanism(MechanismId::half_nics, topology, model);
+  CHECK(topology.racks[0].nodes[0].nics == 2);
+  apply_mechanism(MechanismId::gdr_off, topology, model);
+  CHECK_FALSE(topology.racks[0].nodes[1].gdr);
+  CHECK(topology.racks[0].nodes[1].host_pcie.bandwidth_Bps == 12e9);  // NVLink nodes stage over their own PCIe
+  apply_mechanism(MechanismId::two_channels, topology, model);
+  CHECK(model.nccl->channels == 2);
+  Topology full = two_nodes(4, true);
+  apply_mechanism(MechanismId::oversubscribed_switch, full, model);
+  const double ports = 2 * 4 * 100e9 / 8;  // 2 nodes x 4 NICs of 100 Gbit/s
+  CHECK(std::abs(full.racks[0].switch_link.bandwidth_Bps / (ports / 2) - 1) < 1e-12);
+  CHECK_FALSE(full.racks[0].switch_nonblocking);
+}
+
+Validation two_sizes(double small_ratio, double large_ratio) {
+  Validation validation;
+  validation.cases.push_back({"1-1", 2, {}});
+  validation.cases[0].sizes.push_back({"1-1", "block", 2, 1024, 10e-6, 10e-6 * small_ratio});
+  validation.cases[0].sizes.push_back({"1-1", "block", 2, 1 << 30, 1.0, large_ratio});
+  return validation;
+}
+
+TEST_CASE("the score weighs the smaller and the larger half alike and the per-call cost is fitted at the smallest sizes") {
+  const FitScores scores = fit_scores(two_sizes(1.0, 0.5), 0);
+  CHECK(scores.small == 0);
+  CHECK(std::abs(scores.large - std::log(2.0)) < 1e-12);
+  CHECK(std::abs(scores.all - std::log(2.0) / 2) < 1e-12);
+  // The simulation 4 us short at 1 KiB: 4 us per call (the median of the one or two smallest sizes' gaps).
+  Validation short_call = two_sizes(0.6, 1.0);
+  short_call.cases[0].sizes.pop_back();
+  CHECK(std::abs(fitted_call_cost_s(short_call, 0) - 4e-6) < 1e-15);
+  const Validation fixed = with_call_cost(short_call, 4e-6, ValidationOptions{});
+  CHECK(std::abs(fixed.cases[0].sizes[0].simulated_s - 10e-6) < 1e-15);
+}
+
+}  // namespace
+}  // namespace ringsim
