@@ -25,22 +25,23 @@ struct PreparedJobs {
   std::vector<std::filesystem::path> events_files;
 };
 
-// Every placement x algorithm of PLAN's scenario, in that order, each planned under the part of PLAN
+// Every placement x algorithm x collective of PLAN's scenario, in that order, each planned under the part of PLAN
 // its algorithm runs under (variant_plan.h) on that part's platform file.
 PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
                           const SmpiTools& tools, const WorkDirectory& work, bool record_events) {
   PreparedJobs prepared_jobs;
   const Scenario& scenario = plan.scenario;
   for (std::size_t p = 0; p < scenario.placements.size(); ++p)
-    for (const auto& algorithm : scenario.algorithms) {
-      const VariantPlan& part = plan_for_algorithm(plan, algorithm);
-      const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout);
-      const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
-      const PreparedCase prepared =
-          prepare_case(part.scenario, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
-      prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
-      prepared_jobs.events_files.push_back(prepared.events);
-    }
+    for (const auto& algorithm : scenario.algorithms)
+      for (const Collective collective : scenario.collectives) {
+        const VariantPlan& part = plan_for_algorithm(plan, algorithm);
+        const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout, collective);
+        const auto case_dir = work.path() / case_directory_name(prepared_jobs.jobs.size(), spec);
+        const PreparedCase prepared =
+            prepare_case(part.scenario, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
+        prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress});
+        prepared_jobs.events_files.push_back(prepared.events);
+      }
   return prepared_jobs;
 }
 
