@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -138,6 +139,32 @@ TEST_CASE("measure on a hostfile runs the Open MPI rank program (under ASan + UB
     CHECK(row.at("time_s").get<double>() > 0);
   }
   CHECK(run.out.find("# 3 block ring: 3 ranks (box:3)") != std::string::npos);
+}
+
+TEST_CASE("measure runs a scenario's collectives on the Open MPI rank program (under ASan + UBSan), each exact") {
+  require_open_mpi();
+  TempDir dir;
+  dir.write("topology.json", R"({"racks": [{"nodes": [{"name": "box", "gpus": 4}]}]})");
+  auto scenario = dir.write("scenario.json", R"({"name": "local", "topology": "topology.json", "placements": ["3"],
+      "algorithms": ["ring"], "collectives": ["all_gather", "reduce_scatter", "broadcast", "reduce", "sendrecv"],
+      "sizes": [4100, "1MiB"], "iterations": 1, "warmup": 0})");
+  const std::string host = run_shell("hostname", dir.path()).out.substr(0, run_shell("hostname", dir.path()).out.find('\n'));
+  auto hostfile = dir.write("hosts", host + " slots=4\n");
+  const auto run = run_shell(sanitized_rank_program() + RINGSIM_BINARY + " measure " + scenario.string() +
+                                 " --hostfile " + hostfile.string() + " --quiet --json " + (dir.path() / "m.json").string() +
+                                 " -- --mca btl self,vader",
+                             dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const auto results = read_json(dir.path() / "m.json");
+  REQUIRE(results.at("results").size() == 10);
+  std::set<std::string> collectives;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    CHECK(row.at("wrong") == 0);
+    collectives.insert(row.at("collective").get<std::string>());
+  }
+  CHECK(collectives.size() == 5);
+  CHECK(run.out.find("# 3 block all_gather ring: 3 ranks (box:3)") != std::string::npos);
 }
 
 TEST_CASE("measure --out with a relative directory keeps Open MPI's session there, not at the root") {
