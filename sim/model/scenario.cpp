@@ -124,10 +124,12 @@ std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vecto
         throw_input_error(top.file(), top.path_of("collectives", i), fmt::format("collective {} is named twice", describe_json(entry)));
       collectives.push_back(*collective);
     }
+  // Without "algorithms" (the default ring) the collective is what to change.
+  const bool algorithms_named = top.optional_value("algorithms") != nullptr;
   for (std::size_t i = 0; i < algorithms.size(); ++i)
-    for (const Collective collective : collectives)
-      if (!runs(algorithms[i], collective))
-        throw_input_error(top.file(), top.path_of("algorithms", i),
+    for (std::size_t k = 0; k < collectives.size(); ++k)
+      if (const Collective collective = collectives[k]; !runs(algorithms[i], collective))
+        throw_input_error(top.file(), algorithms_named ? top.path_of("algorithms", i) : top.path_of("collectives", k),
                           fmt::format("algorithm {} has no version for collective {} (its algorithms: {})", algorithms[i],
                                       collective_name(collective), algorithms_of(collective)));
   return collectives;
