@@ -49,7 +49,8 @@ std::optional<double> time_of(const AlgorithmRow& algorithm, int ranks, double n
   const AlgorithmInfo& info = algorithm.info();
   switch (algorithm.closed_form) {
     case ClosedForm::none:
-    case ClosedForm::nccl_model: return std::nullopt;
+    case ClosedForm::nccl_model:
+    case ClosedForm::collective: return std::nullopt;  // not an allreduce (collective_costs.h)
     // hierarchical with one rank per node; ring_bidir's two rings of n/2 each, whose NIC carries both
     // directions' chunks, n/p per step, as the ring.
     case ClosedForm::ring:

@@ -1,6 +1,7 @@
 #include "case_costs.h"
 
 #include "algorithm_costs.h"
+#include "collective_costs.h"
 #include "../nccl/nccl_plan.h"
 #include "../model/algorithm_registry.h"
 
@@ -13,7 +14,11 @@ namespace {
 std::optional<double> closed_form_of_case(const CaseResult& result, std::uint64_t bytes, const Topology& topology,
                                           TopologyRoutes& routes, const std::vector<std::string>& hosts) {
   const PlacementSpec& placement = result.spec.placement;
-  if (placement.nodes_used() == placement.total_ranks())  // one rank per node
+  const bool one_rank_per_node = placement.nodes_used() == placement.total_ranks();
+  if (result.spec.collective != Collective::all_reduce)
+    return one_rank_per_node ? collective_time_s(result.spec.collective, result.spec.algorithm, result.ranks, bytes, *result.cost_model)
+                             : std::nullopt;
+  if (one_rank_per_node)
     return closed_form_time_s(result.spec.algorithm, result.ranks, bytes, *result.cost_model);
   const AlgorithmRow* row = find_algorithm_row(result.spec.algorithm);
   if (row == nullptr || row->closed_form != ClosedForm::hierarchical || !placement.same_ranks_on_each_node()) return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include "../common/units.h"
 #include "../model/algorithm_registry.h"
+#include "alltoall_load.h"
 #include "nccl_case_explanation.h"
 #include "ring_analysis.h"
 
@@ -45,9 +46,14 @@ struct BottleneckWords {
   std::string mechanism, description;
 };
 
-// The ring's bottleneck in words under the variant's model, when the analysis applies.
+// The ring allreduce's bottleneck in words under the variant's model, when the analysis applies; an
+// alltoall's from its pair flows (alltoall_load.h).
 std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyRoutes* routes) {
-  if (routes == nullptr || !names_algorithm(result.spec.algorithm, AlgorithmId::ring) || result.ranks < 2) return std::nullopt;
+  if (result.spec.collective == Collective::alltoall && result.ranks > 1 && !result.spec.ring.nodes.empty())
+    return BottleneckWords{"NIC sharing", describe_alltoall_load(busiest_alltoall_nic(result.spec))};
+  if (routes == nullptr || !names_algorithm(result.spec.algorithm, AlgorithmId::ring) || result.ranks < 2 ||
+      result.spec.collective != Collective::all_reduce)
+    return std::nullopt;
   const std::vector<std::string>& hosts = result.spec.ring.hosts;
   const RingEmbedding ring = embed_ring(*routes, hosts);
   const Bottleneck bottleneck = find_bottleneck(ring);
@@ -56,19 +62,19 @@ std::optional<BottleneckWords> bottleneck_of(const CaseResult& result, TopologyR
 
 // The cases CASE is compared with, each naming both: the first algorithm on the same placement (the
 // algorithm's effect), and the same algorithm on the first earlier placement of the same order (the
-// placement's effect); when neither exists, the first case (the order's effect).
+// placement's effect), each of the same collective; when neither exists, the first case (the order's effect).
 std::vector<std::size_t> references_of(const std::vector<CaseResult>& results, std::size_t index) {
   const SimulationCase& spec = results[index].spec;
   std::vector<std::size_t> references;
   for (std::size_t j = 0; j < index; ++j)
-    if (results[j].spec.placement.ranks_per_node == spec.placement.ranks_per_node &&
+    if (results[j].spec.placement.ranks_per_node == spec.placement.ranks_per_node && results[j].spec.collective == spec.collective &&
         results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm != spec.algorithm) {
       references.push_back(j);
       break;
     }
   for (std::size_t j = 0; j < index; ++j)
     if (results[j].spec.placement.order == spec.placement.order && results[j].spec.algorithm == spec.algorithm &&
-        results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node) {
+        results[j].spec.collective == spec.collective && results[j].spec.placement.ranks_per_node != spec.placement.ranks_per_node) {
       references.push_back(j);
       break;
     }

@@ -75,6 +75,8 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
                                 "--nodes",     node_list_text(spec.ring.nodes),
                                 "--out",       report.string(),
                                 "--progress",  progress.string()};
+  if (spec.collective != Collective::all_reduce)
+    args.insert(args.end(), {"--collective", std::string(collective_name(spec.collective))});
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
   if (const auto plan = nccl_plan_of(spec, scenario.model))
     for (std::string& arg : nccl_arguments(scenario, *plan)) args.push_back(std::move(arg));

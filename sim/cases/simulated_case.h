@@ -12,6 +12,6 @@ namespace ringsim {
 
 // PLACEMENT (one of SCENARIO's) running ALGORITHM on LAYOUT. Precondition: the placement fits.
 SimulationCase plan_simulated_case(const Scenario& scenario, const PlacementSpec& placement, const std::string& algorithm,
-                                   const ClusterLayout& layout);
+                                   const ClusterLayout& layout, Collective collective = Collective::all_reduce);
 
 }  // namespace ringsim

@@ -25,7 +25,8 @@ constexpr const char* kRunUsage = R"(usage: ringsim run SCENARIO.json [--json FI
 Simulates every placement x algorithm of the scenario with SimGrid's SMPI (one smpirun per case, each
 running the real rank program over every size) and prints, per case, a table like nccl-tests':
   size, count, type, time(us) = median over iterations of the slowest rank, algbw = size/time,
-  busbw = algbw * 2(n-1)/n, #wrong = elements that differ from the expected sum (N/A: not checked,
+  busbw = algbw * 2(n-1)/n (other collectives: nccl-tests' factor), #wrong = elements that differ from
+  the expected result (N/A: not checked,
   because size x ranks exceeds 128 MiB and the buffers are SMPI-shared to save memory).
 Then a comparison of every case against the first, size by size. A scenario with "variants" (models
 to compare, e.g. NICs of 1 and 10 Gbit/s) runs every case once per variant and adds a what-if table.
@@ -130,6 +131,9 @@ int run_command(int argc, char** argv) {
   if (args.has("--help")) {
     std::fputs(kRunUsage, stdout);
     for (const auto& info : kAlgorithmCatalog) fmt::print("  {:<22} {}\n", info.name, info.summary);
+    fmt::print("\nother collectives (scenario key \"collectives\", docs/collectives.md):\n");
+    for (const auto& info : kCollectiveAlgorithms)
+      fmt::print("  {:<15} {:<8} {}\n", collective_name(info.collective), info.name, info.summary);
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim run: expected exactly one SCENARIO.json");

@@ -14,18 +14,19 @@ namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-// One job per placement x algorithm, in that order, each ring laid on the topology's LAYOUT; COMMANDS
-// gets each job's mpirun line.
+// One job per placement x algorithm x collective, in that order, each ring laid on the topology's
+// LAYOUT; COMMANDS gets each job's mpirun line.
 std::vector<CaseJob> measurement_jobs(const Scenario& scenario, const ClusterLayout& layout, const MpiLaunch& launch,
                                       const std::filesystem::path& work, nlohmann::json& commands) {
   std::vector<CaseJob> jobs;
   for (const auto& placement : scenario.placements)
-    for (const auto& algorithm : scenario.algorithms) {
-      const SimulationCase spec = planned_case(placement, algorithm, "smpi", layout);
-      const PreparedMpiCase prepared = prepare_mpi_case(scenario, launch, spec, work / case_directory_name(jobs.size(), spec));
-      jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, {}});
-      commands.push_back(shell_command_text(prepared.command.argv));
-    }
+    for (const auto& algorithm : scenario.algorithms)
+      for (const Collective collective : scenario.collectives) {
+        const SimulationCase spec = planned_case(placement, algorithm, "smpi", layout, collective);
+        const PreparedMpiCase prepared = prepare_mpi_case(scenario, launch, spec, work / case_directory_name(jobs.size(), spec));
+        jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, {}});
+        commands.push_back(shell_command_text(prepared.command.argv));
+      }
   return jobs;
 }
 

@@ -32,11 +32,15 @@ constexpr std::array kAlgorithmRows{
     nccl_row(AlgorithmId::nccl_nvls_tree, NcclRequest::nvls_tree),
     nccl_row(AlgorithmId::nccl, NcclRequest::choice),
     AlgorithmRow{AlgorithmId::mpi, AlgorithmFamily::mpi_library, ClosedForm::none, std::nullopt, true, true},
+    rank_order_row(AlgorithmId::binomial, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
+    rank_order_row(AlgorithmId::chain, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
+    rank_order_row(AlgorithmId::pairwise, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
+    rank_order_row(AlgorithmId::linear, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
 };
 
-// The rows follow the catalog one for one, so a row's name is the catalog's.
+// The rows follow the catalog (then the collectives' own names) one for one, so a row's name is theirs.
 constexpr bool rows_follow_catalog() {
-  if (kAlgorithmRows.size() != kAlgorithmCatalog.size()) return false;
+  if (kAlgorithmRows.size() != kAlgorithmCatalog.size() + kCollectiveOnlyAlgorithms.size()) return false;
   for (std::size_t i = 0; i < kAlgorithmRows.size(); ++i)
     if (static_cast<std::size_t>(kAlgorithmRows[i].id) != i) return false;
   return true;

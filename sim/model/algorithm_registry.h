@@ -6,6 +6,7 @@
 #pragma once
 
 #include "../rank/algorithm_catalog.h"
+#include "../rank/collective_catalog.h"
 
 #include <array>
 #include <cstddef>
@@ -16,7 +17,7 @@
 
 namespace ringsim {
 
-// One per entry of kAlgorithmCatalog, in its order.
+// One per entry of kAlgorithmCatalog, in its order, then one per entry of kCollectiveOnlyAlgorithms.
 enum class AlgorithmId {
   ring,
   ring_pipelined,
@@ -36,6 +37,10 @@ enum class AlgorithmId {
   nccl_nvls_tree,
   nccl,
   mpi,
+  binomial,  // collective_catalog.h: algorithms of the other collectives only
+  chain,
+  pairwise,
+  linear,
 };
 
 enum class AlgorithmFamily {
@@ -62,6 +67,7 @@ enum class ClosedForm {
   recursive_doubling,
   rabenseifner,
   hierarchical,
+  collective,  // an algorithm of the collectives other than all_reduce: sim/analysis/collective_costs.h
 };
 
 struct AlgorithmRow {
@@ -74,7 +80,10 @@ struct AlgorithmRow {
   bool lays_rank_order_ring;
   bool smpi_only;  // the MPI library's own allreduce exists under SMPI alone
 
-  const AlgorithmInfo& info() const { return kAlgorithmCatalog[static_cast<std::size_t>(id)]; }
+  const AlgorithmInfo& info() const {
+    const auto index = static_cast<std::size_t>(id);
+    return index < kAlgorithmCatalog.size() ? kAlgorithmCatalog[index] : kCollectiveOnlyAlgorithms[index - kAlgorithmCatalog.size()];
+  }
   std::string_view name() const { return info().name; }
   AlgorithmInfo::Placements placements() const { return info().placements; }
 };

@@ -88,6 +88,53 @@ std::vector<std::string> read_algorithms(JsonObjectReader& top) {
   return names;
 }
 
+namespace {
+
+// The names ALGORITHM may run under COLLECTIVE, for the message that refuses another.
+std::string algorithms_of(Collective collective) {
+  std::vector<std::string_view> names;
+  if (collective == Collective::all_reduce)
+    for (const auto& info : kAlgorithmCatalog) names.push_back(info.name);
+  for (const auto& info : kCollectiveAlgorithms)
+    if (info.collective == collective) names.push_back(info.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+bool runs(std::string_view algorithm, Collective collective) {
+  if (collective == Collective::all_reduce) return find_algorithm_info(algorithm) != nullptr;
+  return find_collective_algorithm_info(collective, algorithm) != nullptr;
+}
+
+}  // namespace
+
+std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vector<std::string>& algorithms) {
+  std::vector<Collective> collectives;
+  const nlohmann::json* list = top.optional_value("collectives");
+  if (list == nullptr) collectives = {Collective::all_reduce};
+  else if (!list->is_array() || list->empty())
+    top.fail("collectives", fmt::format("expected a non-empty array of collectives ({})", fmt::join(kCollectiveNames, ", ")));
+  else
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const auto& entry = (*list)[i];
+      const std::optional<Collective> collective = entry.is_string() ? find_collective(entry.get<std::string>()) : std::nullopt;
+      if (!collective)
+        throw_input_error(top.file(), top.path_of("collectives", i),
+                          fmt::format("unknown collective {}; known: {}", describe_json(entry), fmt::join(kCollectiveNames, ", ")));
+      if (std::find(collectives.begin(), collectives.end(), *collective) != collectives.end())
+        throw_input_error(top.file(), top.path_of("collectives", i), fmt::format("collective {} is named twice", describe_json(entry)));
+      collectives.push_back(*collective);
+    }
+  // Without "algorithms" (the default ring) the collective is what to change.
+  const bool algorithms_named = top.optional_value("algorithms") != nullptr;
+  for (std::size_t i = 0; i < algorithms.size(); ++i)
+    for (std::size_t k = 0; k < collectives.size(); ++k)
+      if (const Collective collective = collectives[k]; !runs(algorithms[i], collective))
+        throw_input_error(top.file(), algorithms_named ? top.path_of("algorithms", i) : top.path_of("collectives", k),
+                          fmt::format("algorithm {} has no version for collective {} (its algorithms: {})", algorithms[i],
+                                      collective_name(collective), algorithms_of(collective)));
+  return collectives;
+}
+
 std::vector<ScenarioVariant> read_variants(JsonObjectReader& top, const ModelSettings& base) {
   std::vector<ScenarioVariant> variants;
   const nlohmann::json* list = top.optional_value("variants");
@@ -127,6 +174,7 @@ Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placemen
 
   scenario.algorithms_given = top.optional_value("algorithms") != nullptr;
   scenario.algorithms = read_algorithms(top);
+  scenario.collectives = read_collectives(top, scenario.algorithms);
   scenario.sizes = read_sizes(top);
   scenario.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
   scenario.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));

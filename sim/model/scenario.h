@@ -3,6 +3,7 @@
 
 #include "model_settings.h"
 #include "placement.h"
+#include "../rank/collective_catalog.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +32,8 @@ struct Scenario {
   ModelSettings model;
   std::vector<ScenarioVariant> variants;  // empty: one run under `model`
   bool algorithms_given = false;  // "algorithms" named (else ["ring"], and a trace may say which NCCL ran)
+  // "collectives": nccl-tests' names without _perf (collective_catalog.h); every case runs each one.
+  std::vector<Collective> collectives = {Collective::all_reduce};
 };
 
 // The scenario as run for one variant: its model, and its name suffixed with the variant's.
@@ -52,6 +55,9 @@ std::vector<std::uint64_t> read_sizes(JsonObjectReader& top);
 PlacementSpec read_placement(const nlohmann::json& value, const std::string& file, const std::string& path);
 // "algorithms": names of the catalog; ["ring"] when absent.
 std::vector<std::string> read_algorithms(JsonObjectReader& top);
+// "collectives": nccl-tests' names, each once; [all_reduce] when absent. Every one of ALGORITHMS
+// (read before, at /algorithms) must have a version for every collective named.
+std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vector<std::string>& algorithms);
 // "variants": [{"name", "model"}], each model over BASE; empty when absent.
 std::vector<ScenarioVariant> read_variants(JsonObjectReader& top, const ModelSettings& base);
 

@@ -162,6 +162,7 @@ SweepSpec load_sweep(const std::filesystem::path& file) {
   for (std::size_t i = 0; i < placements.size(); ++i)
     spec.placements.push_back(read_sweep_placement(placements[i], name_of_file, top.path_of("placements", i)));
   spec.algorithms = read_algorithms(top);
+  spec.collectives = read_collectives(top, spec.algorithms);
   spec.sizes = read_sizes(top);
   spec.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
   spec.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
@@ -255,11 +256,13 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const std::vector<ClusterLayou
     for (const ScenarioVariant& variant : variants) {
       Scenario scenario{spec.file, spec.name, spec.question, spec.topologies[t], placements, spec.algorithms, spec.sizes,
                         spec.iterations, spec.warmup, variant.model, {}};
+      scenario.collectives = spec.collectives;
       if (!variant.name.empty()) scenario = scenario_for_variant(scenario, variant);
       const std::size_t group = expanded.groups.size();
       expanded.groups.push_back({t, variant.name, std::move(scenario)});
       for (std::size_t p = 0; p < placements.size(); ++p)
-        for (std::size_t a = 0; a < spec.algorithms.size(); ++a) expanded.cases.push_back({group, p, a});
+        for (std::size_t a = 0; a < spec.algorithms.size(); ++a)
+          for (std::size_t k = 0; k < spec.collectives.size(); ++k) expanded.cases.push_back({group, p, a, k});
     }
   }
   return expanded;

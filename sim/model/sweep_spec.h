@@ -47,6 +47,7 @@ struct SweepSpec {
   // "variants" x "model_axes" (each key's values, e.g. {"nic_bandwidth": ["1Gbps", "10Gbps"]}),
   // named "VARIANT / key=value, ..."; empty: one run under `model`.
   std::vector<ScenarioVariant> variants;
+  std::vector<Collective> collectives = {Collective::all_reduce};  // "collectives", as a scenario's
 };
 
 // Reads and validates everything that needs no platform; throws InputError naming file and path.
@@ -63,9 +64,10 @@ struct SweepCase {
   std::size_t group = 0;
   std::size_t placement = 0;  // index in the group's scenario.placements
   std::size_t algorithm = 0;
+  std::size_t collective = 0;  // index in the group's scenario.collectives
 };
 
-// Cases in a fixed order: topologies, variants, placements, algorithms (outer to inner).
+// Cases in a fixed order: topologies, variants, placements, algorithms, collectives (outer to inner).
 struct ExpandedSweep {
   std::vector<SweepGroup> groups;
   std::vector<SweepCase> cases;

@@ -24,6 +24,16 @@ inline RankGroup whole_communicator(const AllreduceContext& ctx) {
   return group;
 }
 
+// One ring step: post the receive of RECV_COUNT floats from FROM, send SEND_COUNT floats to TO, wait
+// for the receive (baidu-allreduce's Irecv + Send + Wait).
+inline void ring_step(AllreduceContext& ctx, float* recv, std::size_t recv_count, int from, const float* send,
+                      std::size_t send_count, int to, int tag) {
+  MPI_Request request;
+  ctx.irecv(recv, recv_count, from, tag, &request);
+  ctx.send(send, send_count, to, tag);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
 // Ring allreduce of DATA (in place) over GROUP: N-1 scatter-reduce and N-1 allgather steps.
 void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& group, AllreduceContext& ctx);
 

@@ -34,6 +34,10 @@ enum MessageTag : int {
                                 // progress apart, and two nodes may be parent and child in both
   kNvlsTreeGatherTag = 236,     // nccl_nvls_tree: the total to the node's GPUs, + tree: each tree's steps come down in order
   kNvlsTreeScatterTag = 238,    // nccl_nvls_tree: copies of a shard to its head, + tree: each tree's steps start in order
+  kCollectiveRingTag = 300,     // ring all_gather and reduce_scatter: every step
+  kChainTag = 301,              // chain broadcast and reduce: every segment
+  kAlltoallTag = 302,           // pairwise and linear alltoall: every block
+  kRingShiftTag = 303,          // sendrecv's ring shift
 };
 
 }  // namespace ringsim

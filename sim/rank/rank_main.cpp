@@ -4,6 +4,8 @@
 // the events gather only when events are recorded): never a collective whose cost grows faster.
 // Builds unchanged as an SMPI shared object (sim time) and against Open MPI (wall time).
 #include "allreduce.h"
+#include "collective_data.h"
+#include "collective_registry.h"
 #include "engine_probes.h"
 #include "progress_meter.h"
 #include "rank_memory.h"
@@ -21,19 +23,6 @@
 
 namespace ringsim {
 namespace {
-
-// Rank r contributes (r + i) % 16 at element i: sums stay exact small integers in float for any
-// rank count up to 2^20, and vary along the buffer so a misplaced segment is caught.
-constexpr int kPattern = 16;
-
-float input_value(int rank, std::size_t i) { return static_cast<float>((rank + i) % kPattern); }
-
-std::array<float, kPattern> expected_sums(int ranks) {
-  std::array<float, kPattern> sums{};
-  for (int i = 0; i < kPattern; ++i)
-    for (int r = 0; r < ranks; ++r) sums[i] += input_value(r, static_cast<std::size_t>(i));
-  return sums;
-}
 
 struct SizeOutcome {
   std::vector<double> times_s;  // slowest rank per timed iteration (rank 0 only)
@@ -95,8 +84,7 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   std::optional<RankBuffers> own;
   if (hold_values || shared == nullptr) own.emplace(count, hold_values);
   RankBuffers& buffers = own ? *own : *shared;
-  if (buffers.hold_values())
-    for (std::size_t i = 0; i < count; ++i) buffers.input()[i] = input_value(rank, i);
+  if (buffers.hold_values()) fill_input(options.collective, rank, size, count, buffers.input());
 
   const LocalKernels kernels(buffers.hold_values());
   StepLog log(!options.events_file.empty());
@@ -131,9 +119,7 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
   }
 
   if (buffers.hold_values()) {
-    const auto expected = expected_sums(size);
-    long long wrong = 0;
-    for (std::size_t i = 0; i < count; ++i) wrong += buffers.output()[i] != expected[i % kPattern] ? 1 : 0;
+    long long wrong = wrong_outputs(options.collective, rank, size, count, buffers.output());
     MPI_Reduce(&wrong, &outcome.wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   }
   if (!options.events_file.empty()) outcome.events = gather_events(flatten(log.events(), rank), rank, size);
@@ -144,7 +130,10 @@ SizeOutcome run_size(const AllreduceAlgorithm& algorithm, const RankOptions& opt
 // Why the request cannot run, or "" when it can: the algorithm must exist and have what it needs.
 // Rank 0 also starts counting network messages when asked (SMPI only).
 std::string request_error(const RankOptions& options, const AllreduceAlgorithm& algorithm, int rank) {
-  if (algorithm.run == nullptr) return "unknown algorithm " + options.algorithm;
+  if (algorithm.run == nullptr)
+    return options.collective == Collective::all_reduce
+               ? "unknown algorithm " + options.algorithm
+               : "collective " + std::string(collective_name(options.collective)) + " has no algorithm " + options.algorithm;
   if (algorithm.needs_nodes && options.node_of_rank.empty()) return options.algorithm + " needs --nodes (the node of every rank)";
   if (rank == 0 && !options.count_messages_file.empty() && !count_network_messages_until_end(options.count_messages_file))
     return "--count-messages works only under SMPI";
@@ -205,7 +194,7 @@ int main(int argc, char** argv) {
 
   RankOptions options;
   std::string error = parse_rank_options(argc, argv, size, options);
-  const AllreduceAlgorithm algorithm = find_allreduce(options.algorithm);
+  const AllreduceAlgorithm algorithm = find_collective_algorithm(options.collective, options.algorithm);
   if (error.empty()) error = request_error(options, algorithm, rank);
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "ringsim-rank: %s\n%s\n", error.c_str(), kRankUsage);

@@ -3,6 +3,7 @@
 #include "rank_nodes.h"
 
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 namespace ringsim {
@@ -153,6 +154,10 @@ std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& op
     const std::string_view value = argv[++i];
     if (flag == "--algorithm") {
       options.algorithm = value;
+    } else if (flag == "--collective") {
+      const std::optional<Collective> collective = find_collective(value);
+      if (!collective) return "unknown collective " + std::string(value);
+      options.collective = *collective;
     } else if (flag == "--sizes") {
       for (std::size_t from = 0; from <= value.size();) {
         std::size_t comma = std::min(value.find(',', from), value.size());

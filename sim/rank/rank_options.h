@@ -2,6 +2,7 @@
 // hand-made runs; they are reported by rank 0 and abort the run).
 #pragma once
 
+#include "collective_catalog.h"
 #include "nccl_rank_settings.h"
 
 #include <cstdint>
@@ -13,6 +14,7 @@ namespace ringsim {
 
 struct RankOptions {
   std::string algorithm = "ring";
+  Collective collective = Collective::all_reduce;  // --collective, nccl-tests' name (collective_catalog.h)
   std::vector<std::uint64_t> sizes;  // bytes, multiples of 4 (float32 elements)
   int iterations = 5;
   int warmup = 1;
@@ -47,7 +49,7 @@ struct RankOptions {
 std::string parse_rank_options(int argc, char** argv, int ranks, RankOptions& options);
 
 inline constexpr const char* kRankUsage =
-    "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--iterations K] [--warmup W]\n"
+    "usage: ringsim-rank --sizes B1,B2,... --out FILE [--algorithm NAME] [--collective NAME] [--iterations K] [--warmup W]\n"
     "                    [--events FILE] [--check-limit BYTES] [--nodes LIST] [--progress FILE]\n"
     "                    [--count-messages FILE] [--nccl-channels C,...] [--nccl-buffsize BYTES]\n"
     "                    [--nccl-protocols LL|LL128|Simple,...] [--nccl-handshake INTRA_US,NET_US]\n"

@@ -20,10 +20,8 @@ void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& gr
     const int recv_chunk = ring_recv_chunk(me, i, true, n);
     const int send_chunk = ring_send_chunk(me, i, true, n);
     const double start = MPI_Wtime();
-    MPI_Request request;
-    ctx.irecv(ctx.scratch, seg[recv_chunk].length, recv_from, kRingScatterTag, &request);
-    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, kRingScatterTag);
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    ring_step(ctx, ctx.scratch, seg[recv_chunk].length, recv_from, data + seg[send_chunk].start, seg[send_chunk].length, send_to,
+              kRingScatterTag);
     ctx.kernels.sum_into(data + seg[recv_chunk].start, ctx.scratch, seg[recv_chunk].length);
     ctx.log.record({StepPhase::scatter_reduce, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
                     MPI_Wtime()});
@@ -33,10 +31,8 @@ void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& gr
     const int send_chunk = ring_send_chunk(me, i, false, n);
     const int recv_chunk = ring_recv_chunk(me, i, false, n);
     const double start = MPI_Wtime();
-    MPI_Request request;
-    ctx.irecv(data + seg[recv_chunk].start, seg[recv_chunk].length, recv_from, kRingGatherTag, &request);
-    ctx.send(data + seg[send_chunk].start, seg[send_chunk].length, send_to, kRingGatherTag);
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    ring_step(ctx, data + seg[recv_chunk].start, seg[recv_chunk].length, recv_from, data + seg[send_chunk].start,
+              seg[send_chunk].length, send_to, kRingGatherTag);
     ctx.log.record({StepPhase::allgather, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
                     MPI_Wtime()});
   }

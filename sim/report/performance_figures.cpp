@@ -255,6 +255,7 @@ std::string row_case_name(const ResultRow& row, CaseNaming naming) {
   spec.placement.ranks_per_node = *counts;
   spec.placement.order = *order;
   spec.algorithm = row.algorithm;
+  spec.collective = find_collective(row.collective).value_or(Collective::all_reduce);  // checked when read
   return case_name(spec, naming);
 }
 

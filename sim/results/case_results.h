@@ -6,6 +6,7 @@
 #include "../model/placement.h"
 #include "../nccl/nccl_plan.h"
 #include "../platform/cluster_layout.h"
+#include "../rank/collective_catalog.h"
 #include "../rank/rank_report.h"
 
 #include <cstdint>
@@ -32,12 +33,17 @@ struct SimulationCase {
   // NCCL's algorithms: NCCL's view of the case, made once where the case is planned (simulated_case.h);
   // shared by the copies of the case (jobs, results). Null for the others and until planned.
   std::shared_ptr<const NcclPlan> nccl = nullptr;
+  Collective collective = Collective::all_reduce;  // what the algorithm computes (scenario key "collectives")
 };
+
+// ALGORITHM, or "COLLECTIVE ALGORITHM" (SEPARATOR between) for a collective other than all_reduce:
+// every name of a case shows it, so all_reduce's names stay as they were.
+std::string algorithm_label(const SimulationCase& spec, std::string_view separator = " ");
 
 // The case of PLACEMENT and ALGORITHM run by ENGINE, its ring laid on LAYOUT. Precondition: the
 // placement fits the layout (and an optimized order has been searched).
 SimulationCase planned_case(const PlacementSpec& placement, const std::string& algorithm, const std::string& engine,
-                            const ClusterLayout& layout);
+                            const ClusterLayout& layout, Collective collective = Collective::all_reduce);
 
 // SPEC's NCCL plan: the one made where it was planned, or for a case planned without one (a measurement,
 // a result read back) one made now under MODEL. Null unless SPEC runs one of NCCL's algorithms.
@@ -75,8 +81,9 @@ enum class CaseNaming {
 // The name of the case SPEC where NAMING says; every name of a case is made here.
 std::string case_name(const SimulationCase& spec, CaseNaming naming);
 
-// nccl-tests' definitions: algbw = S/t; busbw = algbw * 2(n-1)/n for allreduce. GB/s = 1e9 B/s.
+// nccl-tests' definitions: algbw = S/t; busbw = algbw * 2(n-1)/n for allreduce, algbw x
+// busbw_factor for the others (collective_catalog.h). GB/s = 1e9 B/s.
 double algbw_GBps(std::uint64_t bytes, double time_s);
-double busbw_GBps(std::uint64_t bytes, double time_s, int ranks);
+double busbw_GBps(std::uint64_t bytes, double time_s, int ranks, Collective collective = Collective::all_reduce);
 
 }  // namespace ringsim

@@ -28,6 +28,8 @@ nlohmann::json row_json(const ResultRow& row) {
                       {"traffic", traffic_json(row.traffic)}};
   // Only when not SMPI, the engine of every golden, whose JSON carries no "engine" key.
   if (row.engine != "smpi") json["engine"] = row.engine;
+  // Only when not all_reduce, likewise: allreduce's files stay as they were.
+  if (row.collective != collective_name(Collective::all_reduce)) json["collective"] = row.collective;
   if (!row.variant.empty()) json["variant"] = row.variant;
   if (!row.topology.empty()) json["topology"] = row.topology;
   if (row.case_index) json["case"] = *row.case_index;
@@ -75,6 +77,9 @@ ResultRow read_row(const JsonValue& value) {
   row.order = optional_text(fields, "order").value_or(row.order);
   row.algorithm = optional_text(fields, "algorithm").value_or(row.algorithm);
   row.engine = optional_text(fields, "engine").value_or(row.engine);
+  row.collective = optional_text(fields, "collective").value_or(row.collective);
+  const std::optional<Collective> collective = find_collective(row.collective);
+  if (!collective) value.fail(fmt::format("unknown collective \"{}\"; known: {}", row.collective, fmt::join(kCollectiveNames, ", ")));
   row.variant = optional_text(fields, "variant").value_or("");
   row.topology = optional_text(fields, "topology").value_or("");
   if (const auto index = present(fields, "case")) row.case_index = index->integer<std::size_t>();
@@ -84,7 +89,7 @@ ResultRow read_row(const JsonValue& value) {
   if (row.ranks < 1 || row.bytes == 0 || !(row.time_s > 0)) value.fail("ranks, bytes and time_s must be positive");
   if (const auto iterations = present(fields, "iterations")) row.iterations = iterations->integer<std::uint64_t>();
   row.algbw_GBps = optional_number(fields, "algbw_GBps").value_or(algbw_GBps(row.bytes, row.time_s));
-  row.busbw_GBps = optional_number(fields, "busbw_GBps").value_or(busbw_GBps(row.bytes, row.time_s, row.ranks));
+  row.busbw_GBps = optional_number(fields, "busbw_GBps").value_or(busbw_GBps(row.bytes, row.time_s, row.ranks, *collective));
   row.time_stats = {row.time_s, row.time_s, row.time_s};
   if (const auto stats = present(fields, "time_stats")) {
     JsonObjectReader stat = stats->object();
@@ -113,13 +118,14 @@ std::vector<ResultRow> result_rows(const std::vector<CaseResult>& cases, const s
       row.order = order_name(c.spec.placement.order);
       row.algorithm = c.spec.algorithm;
       row.engine = c.spec.engine;
+      row.collective = collective_name(c.spec.collective);
       row.variant = variant;
       row.ranks = c.ranks;
       row.bytes = size.bytes;
       row.iterations = size.times_s.size();
       row.time_s = size.median_s();
       row.algbw_GBps = algbw_GBps(size.bytes, row.time_s);
-      row.busbw_GBps = busbw_GBps(size.bytes, row.time_s, c.ranks);
+      row.busbw_GBps = busbw_GBps(size.bytes, row.time_s, c.ranks, c.spec.collective);
       row.time_stats = {size.min_s(), row.time_s, size.max_s()};
       row.wrong = size.wrong;
       row.traffic = size.traffic;

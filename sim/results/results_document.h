@@ -32,6 +32,7 @@ struct ResultRow {
   std::string placement;           // "4-3-1"
   std::string order = "block";     // "block" / "cyclic"
   std::string algorithm = "ring";
+  std::string collective = "all_reduce";  // nccl-tests' name (collective_catalog.h); written only when not all_reduce
   std::string engine = "smpi";     // what simulated the case; written only when not SMPI
   std::string variant;             // the scenario variant (what-if model); "" without variants
   std::string topology;            // a sweep over several topologies: the row's topology file; else ""

@@ -72,7 +72,7 @@ std::string case_table(const CaseResult& result, const Scenario& scenario, const
   for (const SizeResult& size : result.sizes) {
     const double time = size.median_s();
     fmt::format_to(it, " {:>11} {:>12} {:>6} {:>12.2f} {:>11.3f} {:>11.3f} {:>7}{}{}{}\n", size.bytes, size.bytes / 4,
-                   "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks),
+                   "float", time * 1e6, algbw_GBps(size.bytes, time), busbw_GBps(size.bytes, time, result.ranks, result.spec.collective),
                    size.wrong ? std::to_string(*size.wrong) : "N/A", traffic ? traffic_columns(size) : "",
                    nccl_model && size.closed_form_s ? fmt::format(" {:>15.2f}", *size.closed_form_s * 1e6) : "",
                    ran ? fmt::format(" {:>12}", size.nccl_ran.value_or("")) : "");

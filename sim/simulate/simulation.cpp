@@ -36,32 +36,33 @@ std::size_t parts_per_case(std::size_t cases, const SimulationOptions& options, 
   return (static_cast<std::size_t>(parallel) + cases - 1) / cases;
 }
 
-// Every placement x algorithm of PLAN's scenario, in that order, each planned under the part of PLAN
+// Every placement x algorithm x collective of PLAN's scenario, in that order, each planned under the part of PLAN
 // its algorithm runs under (variant_plan.h) on that part's platform file, its sizes split into parts.
 PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
                           const SmpiTools& tools, const std::filesystem::path& work, bool record_events,
                           const SimulationOptions& options) {
   PreparedJobs prepared_jobs;
   const Scenario& scenario = plan.scenario;
-  prepared_jobs.cases = scenario.placements.size() * scenario.algorithms.size();
+  prepared_jobs.cases = scenario.placements.size() * scenario.algorithms.size() * scenario.collectives.size();
   const std::size_t parts = parts_per_case(prepared_jobs.cases, options, record_events);
   std::size_t case_index = 0;
   for (std::size_t p = 0; p < scenario.placements.size(); ++p)
-    for (const auto& algorithm : scenario.algorithms) {
-      const VariantPlan& part = plan_for_algorithm(plan, algorithm);
-      const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout);
-      const auto split = split_sizes(part.scenario.sizes, parts);
-      for (const auto& sizes : split) {
-        Scenario sized = part.scenario;
-        sized.sizes = sizes;
-        const auto case_dir = work / case_directory_name(prepared_jobs.jobs.size(), spec);
-        const PreparedCase prepared = prepare_case(sized, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
-        prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, split.size() > 1 ? sizes : std::vector<std::uint64_t>{}});
-        prepared_jobs.events_files.push_back(prepared.events);
-        prepared_jobs.case_of_job.push_back(case_index);
+    for (const auto& algorithm : scenario.algorithms)
+      for (const Collective collective : scenario.collectives) {
+        const VariantPlan& part = plan_for_algorithm(plan, algorithm);
+        const SimulationCase spec = plan_simulated_case(part.scenario, part.scenario.placements[p], algorithm, layout, collective);
+        const auto split = split_sizes(part.scenario.sizes, parts);
+        for (const auto& sizes : split) {
+          Scenario sized = part.scenario;
+          sized.sizes = sizes;
+          const auto case_dir = work / case_directory_name(prepared_jobs.jobs.size(), spec);
+          const PreparedCase prepared = prepare_case(sized, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
+          prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, split.size() > 1 ? sizes : std::vector<std::uint64_t>{}});
+          prepared_jobs.events_files.push_back(prepared.events);
+          prepared_jobs.case_of_job.push_back(case_index);
+        }
+        ++case_index;
       }
-      ++case_index;
-    }
   return prepared_jobs;
 }
 

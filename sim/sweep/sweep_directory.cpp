@@ -54,6 +54,9 @@ std::string sweep_digest(const SweepSpec& spec, const ExpandedSweep& sweep) {
                              scenario.model.to_json().dump(), scenario.placements[one.placement].label(),
                              scenario.algorithms[one.algorithm]),
                  hash);
+    // A collective other than all_reduce only: an allreduce sweep's digest stays what it was.
+    if (const Collective collective = scenario.collectives[one.collective]; collective != Collective::all_reduce)
+      hash = fnv1a(fmt::format("{}\n", collective_name(collective)), hash);
   }
   return fmt::format("{:016x}", hash);
 }

@@ -93,7 +93,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
     const PlacementSpec& placement = scenario.placements.at(group.placement_of.at(one.placement));
     const Platform& platform = platforms.at(sweep.groups[one.group].topology);
     const SimulationCase simulation =
-        plan_simulated_case(scenario, placement, algorithm, platform.layout);
+        plan_simulated_case(scenario, placement, algorithm, platform.layout, scenario.collectives.at(one.collective));
     const PreparedCase prepared = prepare_case(scenario, group.platform_files.of(*group.plan, algorithm), simulation,
                                                work.path() / case_directory_name(c, simulation), tools, false);
     group.jobs.push_back(commands.size());
@@ -105,7 +105,7 @@ SweepCasesOutcome run_sweep_cases(const SweepSpec& spec, const ExpandedSweep& sw
   std::vector<std::optional<CaseResult>> results(cases.size());
   SweepCasesOutcome outcome;
   run_children(commands, jobs, [&](std::size_t i, const ChildOutcome& child) {
-    const std::string name = fmt::format("case {} ({} {})", cases[i], specs[i].placement.label(), specs[i].algorithm);
+    const std::string name = fmt::format("case {} ({} {})", cases[i], specs[i].placement.label(), algorithm_label(specs[i]));
     if (child.exit_status == 0) {
       try {
         results[i] = read_case_report(reports[i], specs[i], groups.at(sweep.cases[cases[i]].group).scenario.sizes);

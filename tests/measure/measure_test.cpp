@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -114,19 +115,26 @@ std::string sanitized_rank_program() {
          " LSAN_OPTIONS=suppressions=" RINGSIM_OPENMPI_LEAKS ":print_suppressions=0 ";
 }
 
+// `ringsim measure SCENARIO` on this machine (a hostfile of its own name: Open MPI's seq mapper does
+// not match "localhost"), under the sanitized rank program, writing DIR/m.json; returns the run and the host.
+std::pair<CommandResult, std::string> measure_here(const TempDir& dir, const std::filesystem::path& scenario) {
+  const std::string host = run_shell("hostname", dir.path()).out.substr(0, run_shell("hostname", dir.path()).out.find('\n'));
+  auto hostfile = dir.write("hosts", "# one host per topology node\n" + host + " slots=4\n");
+  return {run_shell(sanitized_rank_program() + RINGSIM_BINARY + " measure " + scenario.string() + " --hostfile " +
+                        hostfile.string() + " --quiet --json " + (dir.path() / "m.json").string() + " -- --mca btl self,vader",
+                    dir.path()),
+          host};
+}
+
 TEST_CASE("measure on a hostfile runs the Open MPI rank program (under ASan + UBSan) and records its source") {
   require_open_mpi();
   TempDir dir;
   dir.write("topology.json", R"({"racks": [{"nodes": [{"name": "box", "gpus": 4}]}]})");
   auto scenario = dir.write("scenario.json", R"({"name": "local", "topology": "topology.json",
       "placements": ["3", {"ranks": "2", "order": "cyclic"}], "sizes": [4100, "1MiB"], "iterations": 2, "warmup": 0})");
-  // This machine under its own name: Open MPI's seq mapper does not match "localhost".
-  const std::string host = run_shell("hostname", dir.path()).out.substr(0, run_shell("hostname", dir.path()).out.find('\n'));
-  auto hostfile = dir.write("hosts", "# one host per topology node\n" + host + " slots=4\n");
-  const auto run = run_shell(sanitized_rank_program() + RINGSIM_BINARY + " measure " + scenario.string() +
-                                 " --hostfile " + hostfile.string() + " --quiet --json " + (dir.path() / "m.json").string() +
-                                 " -- --mca btl self,vader",
-                             dir.path());
+  const auto measured = measure_here(dir, scenario);
+  const CommandResult& run = measured.first;
+  const std::string host = measured.second;
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   const auto results = read_json(dir.path() / "m.json");
   CHECK(results.at("kind") == "measured");
@@ -138,6 +146,27 @@ TEST_CASE("measure on a hostfile runs the Open MPI rank program (under ASan + UB
     CHECK(row.at("time_s").get<double>() > 0);
   }
   CHECK(run.out.find("# 3 block ring: 3 ranks (box:3)") != std::string::npos);
+}
+
+TEST_CASE("measure runs a scenario's collectives on the Open MPI rank program (under ASan + UBSan), each exact") {
+  require_open_mpi();
+  TempDir dir;
+  dir.write("topology.json", R"({"racks": [{"nodes": [{"name": "box", "gpus": 4}]}]})");
+  auto scenario = dir.write("scenario.json", R"({"name": "local", "topology": "topology.json", "placements": ["3"],
+      "algorithms": ["ring"], "collectives": ["all_gather", "reduce_scatter", "broadcast", "reduce", "sendrecv"],
+      "sizes": [4100, "1MiB"], "iterations": 1, "warmup": 0})");
+  const auto run = measure_here(dir, scenario).first;
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const auto results = read_json(dir.path() / "m.json");
+  REQUIRE(results.at("results").size() == 10);
+  std::set<std::string> collectives;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    CHECK(row.at("wrong") == 0);
+    collectives.insert(row.at("collective").get<std::string>());
+  }
+  CHECK(collectives.size() == 5);
+  CHECK(run.out.find("# 3 block all_gather ring: 3 ranks (box:3)") != std::string::npos);
 }
 
 TEST_CASE("measure --out with a relative directory keeps Open MPI's session there, not at the root") {

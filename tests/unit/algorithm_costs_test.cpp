@@ -1,5 +1,6 @@
 #include "../../sim/nccl/nccl_plan.h"
 #include "../../sim/analysis/algorithm_costs.h"
+#include "../../sim/analysis/collective_costs.h"
 #include "../../sim/rank/algorithm_catalog.h"
 
 #include <doctest/doctest.h>
@@ -100,4 +101,35 @@ TEST_CASE("cost parameters: alpha beta and gamma of the routes between and insid
   CHECK(inside->alpha_s == doctest::Approx(0.5e-6));
   CHECK(inside->beta_s_per_byte == doctest::Approx(1 / 12e9));
   CHECK_FALSE(intra_node_cost_parameters(topology, {"node0-gpu0", "node1-gpu0"}).has_value());
+}
+
+TEST_CASE("closed forms of the other collectives: hand-worked on alpha = 1, beta = 1, gamma = 1") {
+  const CostParameters c{1, 1, 1};
+  const auto time = [&](Collective collective, std::string_view algorithm, int ranks, std::uint64_t bytes) {
+    return collective_time_s(collective, algorithm, ranks, bytes, c).value();
+  };
+  // 8 ranks, 800 bytes: 7 ring steps of a 100-byte piece (reduce-scatter also adds it).
+  CHECK(time(Collective::all_gather, "ring", 8, 800) == doctest::Approx(7 * (1 + 100)));
+  CHECK(time(Collective::reduce_scatter, "ring", 8, 800) == doctest::Approx(7 * (1 + 200)));
+  // 5 ranks: ceil(lg 5) = 3 rounds of the whole buffer.
+  CHECK(time(Collective::broadcast, "binomial", 5, 100) == doctest::Approx(3 * 101));
+  CHECK(time(Collective::reduce, "binomial", 5, 100) == doctest::Approx(3 * 201));
+  // 4 MiB in 1 MiB segments on 5 ranks: (5 - 2 + 4) hops of a segment.
+  const double segment = 1 << 20;
+  CHECK(time(Collective::broadcast, "chain", 5, 4 << 20) == doctest::Approx(7 * (1 + segment)));
+  CHECK(time(Collective::broadcast, "ring", 5, 4 << 20) == doctest::Approx(7 * (1 + segment)));
+  CHECK(time(Collective::reduce, "chain", 5, 4 << 20) == doctest::Approx(7 * (1 + 2 * segment)));
+  // Below a segment the chain is N-1 hops of the whole buffer.
+  CHECK(time(Collective::broadcast, "chain", 5, 100) == doctest::Approx(4 * 101));
+  CHECK(time(Collective::alltoall, "pairwise", 8, 800) == doctest::Approx(7 * 101));
+  CHECK(time(Collective::alltoall, "linear", 8, 800) == doctest::Approx(1 + 700));
+  CHECK(time(Collective::sendrecv, "ring", 8, 800) == doctest::Approx(801));
+  CHECK(time(Collective::alltoall, "pairwise", 1, 800) == 0.0);
+  CHECK_FALSE(collective_time_s(Collective::alltoall, "ring", 8, 800, c).has_value());
+  CHECK_FALSE(collective_time_s(Collective::all_reduce, "ring", 8, 800, c).has_value());
+  // nccl-tests' busbw factors.
+  CHECK(busbw_factor(Collective::all_reduce, 8) == doctest::Approx(1.75));
+  CHECK(busbw_factor(Collective::all_gather, 8) == doctest::Approx(0.875));
+  CHECK(busbw_factor(Collective::alltoall, 8) == doctest::Approx(0.875));
+  CHECK(busbw_factor(Collective::broadcast, 8) == 1.0);
 }

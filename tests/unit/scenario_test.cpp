@@ -51,6 +51,36 @@ TEST_CASE("scenario errors name the file and the JSON path") {
         bad_placement.string() + ": /placements/1/order: unknown order \"round\"; expected \"block\", \"cyclic\" or \"optimized\"");
 }
 
+TEST_CASE("collectives: nccl-tests' names, all_reduce by default, each algorithm needing a version for each") {
+  TempDir dir;
+  const auto load = [&](const std::string& extra) { return load_scenario(dir.write("c.json", scenario_with(extra))); };
+  CHECK(load("").collectives == std::vector<Collective>{Collective::all_reduce});
+  CHECK(load(R"(, "collectives": ["all_gather", "reduce_scatter", "sendrecv"])").collectives ==
+        std::vector<Collective>{Collective::all_gather, Collective::reduce_scatter, Collective::sendrecv});
+  CHECK(load(R"(, "algorithms": ["binomial", "chain", "ring"], "collectives": ["broadcast", "reduce"])").algorithms.size() == 3);
+  CHECK(load(R"(, "algorithms": ["pairwise", "linear"], "collectives": ["alltoall"])").collectives ==
+        std::vector<Collective>{Collective::alltoall});
+  const auto check_error = [&](const std::string& extra, const std::string& expected) {
+    const auto file = dir.write("c.json", scenario_with(extra));
+    const std::string error = RINGSIM_ERROR_OF(load_scenario(file));
+    CHECK_MESSAGE(error == file.string() + ": " + expected, error);
+  };
+  check_error(R"(, "collectives": ["allgather"])",
+              "/collectives/0: unknown collective \"allgather\"; known: all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
+              "alltoall, sendrecv");
+  check_error(R"(, "collectives": ["alltoall", "alltoall"])", "/collectives/1: collective \"alltoall\" is named twice");
+  check_error(R"(, "collectives": [])", "/collectives: expected a non-empty array of collectives (all_reduce, all_gather, "
+                                        "reduce_scatter, broadcast, reduce, alltoall, sendrecv)");
+  check_error(R"(, "algorithms": ["ring", "pairwise"], "collectives": ["alltoall"])",
+              "/algorithms/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear)");
+  check_error(R"(, "algorithms": ["binomial"])",
+              "/algorithms/0: algorithm binomial has no version for collective all_reduce (its algorithms: ring, ring_pipelined, "
+              "ring_pipelined_64KiB, ring_bidir, parameter_server, parameter_server_2, parameter_server_4, parameter_server_all, "
+              "reduce_bcast, recursive_doubling, rabenseifner, hierarchical, nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree, nccl, mpi)");
+  check_error(R"(, "algorithms": ["nccl_ring"], "collectives": ["all_gather"])",
+              "/algorithms/0: algorithm nccl_ring has no version for collective all_gather (its algorithms: ring)");
+}
+
 TEST_CASE("placements are checked against the platform's nodes") {
   TempDir dir;
   auto file = dir.write("s.json", R"({"topology": "t.json", "placements": ["4-2-2", "4-5"], "sizes": ["4"]})");

@@ -139,6 +139,22 @@ TEST_CASE("a sweep's cases are the product of topologies, variants, placements a
   CHECK(sweep.cases[2 * placements].group == 1);
 }
 
+TEST_CASE("a sweep's collectives multiply its cases, innermost, and its scenarios carry them") {
+  TempDir dir;
+  const auto file = dir.write("c.json", sweep_with(R"(["4-4", "4-3-1"])", R"(, "algorithms": ["binomial", "chain"],
+      "collectives": ["broadcast", "reduce"])"));
+  const ExpandedSweep sweep = expand_file(file);
+  REQUIRE(sweep.cases.size() == 2 * 2 * 2);
+  CHECK(sweep.groups[0].scenario.collectives == std::vector<Collective>{Collective::broadcast, Collective::reduce});
+  CHECK(sweep.cases[1].collective == 1);
+  CHECK(sweep.cases[1].algorithm == 0);
+  CHECK(sweep.cases[2].algorithm == 1);
+  CHECK(sweep.cases[4].placement == 1);
+  const auto bad = dir.write("bad.json", sweep_with(R"(["4-4"])", R"(, "collectives": ["alltoall"])"));
+  CHECK(RINGSIM_ERROR_OF(load_sweep(bad)) ==
+        bad.string() + ": /collectives/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear)");
+}
+
 TEST_CASE("sweep errors name the file and the JSON path, before anything runs") {
   TempDir dir;
   auto error_of = [&](const std::string& text) {

@@ -1,0 +1,125 @@
+// The collectives beyond allreduce that the rank program runs, by nccl-tests' names without `_perf`,
+// and which algorithm names a scenario may give each (docs/collectives.md). MPI-free and constexpr,
+// shared by the launcher (scenario checks, closed forms, busbw) and the rank program's registry
+// (collective_registry.cpp), as algorithm_catalog.h is for allreduce.
+//
+// Sizes follow nccl-tests: a size is max(send, receive) bytes of one rank, so all_gather's is its whole
+// output (N pieces), reduce_scatter's its whole input, alltoall's its send buffer (N blocks), and the
+// others' the one buffer. algbw = size / time; busbw = algbw x busbw_factor (nccl-tests' *GetBw).
+#pragma once
+
+#include "algorithm_catalog.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ringsim {
+
+enum class Collective { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv };
+
+inline constexpr std::array<std::string_view, 7> kCollectiveNames{"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                                                  "reduce",     "alltoall",   "sendrecv"};
+
+constexpr std::string_view collective_name(Collective collective) {
+  return kCollectiveNames[static_cast<std::size_t>(collective)];
+}
+
+constexpr std::optional<Collective> find_collective(std::string_view name) {
+  for (std::size_t i = 0; i < kCollectiveNames.size(); ++i)
+    if (kCollectiveNames[i] == name) return static_cast<Collective>(i);
+  return std::nullopt;
+}
+
+// nccl-tests' busbw / algbw: what each rank's link must carry per byte of the size on a
+// bandwidth-optimal algorithm (all_reduce.cu 2(n-1)/n, all_gather.cu and reduce_scatter.cu (n-1)/n,
+// alltoall.cu (n-1)/n, broadcast.cu, reduce.cu and sendrecv.cu 1).
+constexpr double busbw_factor(Collective collective, int ranks) {
+  const double n = ranks;
+  switch (collective) {
+    case Collective::all_reduce: return 2 * (n - 1) / n;
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+    case Collective::alltoall: return (n - 1) / n;
+    case Collective::broadcast:
+    case Collective::reduce:
+    case Collective::sendrecv: return 1;
+  }
+  return 1;
+}
+
+// How an algorithm of a collective other than all_reduce moves data; each has its closed form
+// (sim/analysis/collective_costs.h) and its code (sim/rank/collective_registry.cpp).
+enum class CollectiveMethod {
+  ring_all_gather,      // N-1 ring steps of one piece (the allreduce ring's allgather half)
+  ring_reduce_scatter,  // N-1 ring steps of one piece, each added (its scatter-reduce half)
+  binomial_broadcast,   // ceil(lg N) rounds of the whole buffer from rank 0
+  binomial_reduce,      // ceil(lg N) rounds of the whole buffer to rank 0
+  chain_broadcast,      // rank 0 -> 1 -> ... -> N-1, the buffer cut into segments that follow each other
+  chain_reduce,         // N-1 -> ... -> 0, each rank adds a segment before passing it on
+  pairwise_alltoall,    // N-1 steps: at step k send to rank+k, receive from rank-k (MPI_Sendrecv)
+  linear_alltoall,      // every Irecv and Isend posted at once, then wait for all
+  ring_shift,           // sendrecv: each rank sends to rank+1 and receives from rank-1
+};
+
+// Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
+inline constexpr std::uint64_t kChainSegmentBytes = 1 << 20;
+
+// One scenario algorithm name under one collective.
+struct CollectiveAlgorithmInfo {
+  Collective collective;
+  std::string_view name;
+  CollectiveMethod method;
+  std::string_view summary;
+};
+
+// `ring` names the ring's version of each collective where it has one (the chain, a ring cut open,
+// under broadcast and reduce, as NCCL's ring broadcast is); all_reduce's algorithms are the catalog's.
+inline constexpr std::array kCollectiveAlgorithms{
+    CollectiveAlgorithmInfo{Collective::all_gather, "ring", CollectiveMethod::ring_all_gather,
+                            "ring all-gather: N-1 steps, each rank passes on the piece it received last"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "ring", CollectiveMethod::ring_reduce_scatter,
+                            "ring reduce-scatter: N-1 steps, each rank adds the piece it receives and passes it on"},
+    CollectiveAlgorithmInfo{Collective::broadcast, "binomial", CollectiveMethod::binomial_broadcast,
+                            "binomial tree from rank 0: ceil(lg N) rounds of the whole buffer"},
+    CollectiveAlgorithmInfo{Collective::broadcast, "chain", CollectiveMethod::chain_broadcast,
+                            "pipelined chain 0 -> 1 -> ... -> N-1 in 1 MiB segments"},
+    CollectiveAlgorithmInfo{Collective::broadcast, "ring", CollectiveMethod::chain_broadcast, "the chain (a ring cut open)"},
+    CollectiveAlgorithmInfo{Collective::reduce, "binomial", CollectiveMethod::binomial_reduce,
+                            "binomial tree to rank 0: ceil(lg N) rounds of the whole buffer"},
+    CollectiveAlgorithmInfo{Collective::reduce, "chain", CollectiveMethod::chain_reduce,
+                            "pipelined chain N-1 -> ... -> 0 in 1 MiB segments, each added on the way"},
+    CollectiveAlgorithmInfo{Collective::reduce, "ring", CollectiveMethod::chain_reduce, "the chain (a ring cut open)"},
+    CollectiveAlgorithmInfo{Collective::alltoall, "pairwise", CollectiveMethod::pairwise_alltoall,
+                            "pairwise exchange: N-1 steps, at step k send to rank+k and receive from rank-k"},
+    CollectiveAlgorithmInfo{Collective::alltoall, "linear", CollectiveMethod::linear_alltoall,
+                            "every Irecv and Isend posted at once, then MPI_Waitall"},
+    CollectiveAlgorithmInfo{Collective::sendrecv, "ring", CollectiveMethod::ring_shift,
+                            "ring shift: each rank sends to rank+1 and receives from rank-1"},
+};
+
+// The algorithm names that exist only for collectives other than all_reduce (`ring` is the catalog's),
+// as the launcher's registry lists them after the catalog (sim/model/algorithm_registry.h).
+inline constexpr std::array kCollectiveOnlyAlgorithms{
+    AlgorithmInfo{.name = "binomial", .summary = "broadcast, reduce: binomial tree from or to rank 0"},
+    AlgorithmInfo{.name = "chain", .summary = "broadcast, reduce: pipelined chain in 1 MiB segments"},
+    AlgorithmInfo{.name = "pairwise", .summary = "alltoall: pairwise exchange, N-1 steps of MPI_Sendrecv"},
+    AlgorithmInfo{.name = "linear", .summary = "alltoall: every Irecv and Isend posted at once, then MPI_Waitall"},
+};
+
+// nullptr when COLLECTIVE (not all_reduce) has no algorithm NAME.
+constexpr const CollectiveAlgorithmInfo* find_collective_algorithm_info(Collective collective, std::string_view name) {
+  for (const CollectiveAlgorithmInfo& info : kCollectiveAlgorithms)
+    if (info.collective == collective && info.name == name) return &info;
+  return nullptr;
+}
+
+// Whether NAME is an algorithm of some collective other than all_reduce.
+constexpr bool names_collective_algorithm(std::string_view name) {
+  return std::any_of(kCollectiveAlgorithms.begin(), kCollectiveAlgorithms.end(),
+                     [name](const CollectiveAlgorithmInfo& info) { return info.name == name; });
+}
+
+}  // namespace ringsim

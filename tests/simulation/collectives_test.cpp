@@ -1,0 +1,165 @@
+// Whole-program tests of the collectives beyond allreduce (sim/rank/collective_catalog.h): every
+// algorithm of every collective gives the exact result on every engine, and on the ideal model each
+// simulated time is its closed form (sim/analysis/collective_costs.h) within 1% for N = 2..17, the
+// ring all-gather and reduce-scatter reaching the link rate as busbw.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "../unit/temp_files.h"
+#include "one_to_seventeen_ranks.h"
+#include "ringsim_process.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+using namespace ringsim::testing;
+
+namespace {
+
+constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
+
+// The scenarios that together name every algorithm of every collective (a scenario's algorithms must
+// each have a version for each of its collectives), and how many algorithm x collective pairs each runs.
+struct Group {
+  const char* algorithms;
+  const char* collectives;
+  std::size_t pairs;
+};
+constexpr Group kGroups[] = {
+    {R"(["ring"])", R"(["all_gather", "reduce_scatter", "broadcast", "reduce", "sendrecv"])", 5},
+    {R"(["binomial", "chain"])", R"(["broadcast", "reduce"])", 4},
+    {R"(["pairwise", "linear"])", R"(["alltoall"])", 2},
+};
+
+std::string scenario(const std::string& topology, const std::string& placements, const Group& group, const std::string& sizes,
+                     const std::string& model) {
+  return R"({"name": "collectives", "topology": ")" + topology + R"(", "placements": )" + placements +
+         R"(, "algorithms": )" + group.algorithms + R"(, "collectives": )" + group.collectives + R"(, "sizes": )" + sizes +
+         R"(, "iterations": 1, "warmup": 0, "model": )" + model + "}";
+}
+
+nlohmann::json run_scenario(const TempDir& dir, const std::string& name, const std::string& text) {
+  const auto file = dir.write(name + ".json", text);
+  const auto json = dir.path() / (name + "-results.json");
+  const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + json.string() + " > " +
+                                   (dir.path() / (name + "-table.txt")).string(),
+                               dir.path());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  return read_json(json);
+}
+
+// Every row exact; ROWS rows, each carrying its collective.
+void check_exact(const nlohmann::json& results, std::size_t rows) {
+  REQUIRE(results.at("results").size() == rows);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.contains("collective"));
+    REQUIRE(row.at("wrong").is_number());
+    CHECK(row.at("wrong").get<long long>() == 0);
+  }
+}
+
+void check_exact_on(const std::string& engine, const std::string& placements, std::size_t placement_count,
+                    const std::string& sizes, std::size_t size_count) {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string model = R"({"engine": ")" + engine + "\"}";
+  int index = 0;
+  for (const Group& group : kGroups) {
+    CAPTURE(group.algorithms);
+    const auto results = run_scenario(dir, "group" + std::to_string(index++), scenario(topology.string(), placements, group, sizes, model));
+    check_exact(results, placement_count * group.pairs * size_count);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SMPI: every collective algorithm gives the exact result for N = 1..17 with counts not divisible by N") {
+  // 1 float (fewer than the ranks: alltoall's blocks are empty), 17, 1009 and 65537 floats.
+  check_exact_on("smpi", kOneToSeventeenRanks, 17, "[4, 68, 4036, 262148]", 4);
+}
+
+TEST_CASE("S4U and maestro: every collective algorithm gives the exact result on small N") {
+  const std::string placements = R"(["1", "2", "1-1-1", {"ranks": "2-2-1", "order": "cyclic"}, "4-3", "4-4-4-1"])";
+  check_exact_on("s4u", placements, 6, "[68, 4036]", 2);
+  check_exact_on("maestro", placements, 6, "[68, 4036]", 2);
+}
+
+namespace {
+
+// On the ideal model, one rank per node on 17 single-GPU nodes: every row of GROUP within 1% of its
+// closed form, for N = 2..17, at 16 MiB (every chain segment, ring piece and alltoall block spans many packets).
+void check_closed_forms(const Group& group) {
+  TempDir dir;
+  // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
+  const auto topology = dir.write("seventeen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 17, "gpus": 1}]}]})");
+  std::string placements;
+  for (int n = 2; n <= 17; ++n) {
+    std::string ranks = "1";
+    for (int r = 1; r < n; ++r) ranks += "-1";
+    placements += (placements.empty() ? "[\"" : ", \"") + ranks + "\"";
+  }
+  placements += "]";
+  const auto results = run_scenario(dir, "ideal", scenario(topology.string(), placements, group, R"(["16MiB"])", kIdealModel));
+  REQUIRE(results.at("results").size() == 16 * group.pairs);
+  std::set<int> ranks;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    REQUIRE(row.contains("closed_form_s"));
+    const double simulated = row.at("time_s").get<double>(), closed = row.at("closed_form_s").get<double>();
+    CHECK(std::abs(simulated - closed) / closed < 0.01);
+    ranks.insert(row.at("ranks").get<int>());
+  }
+  CHECK(ranks.size() == 16);
+}
+
+}  // namespace
+
+TEST_CASE("ideal model: ring all-gather, reduce-scatter and sendrecv are within 1 percent of their closed forms for N = 2..17") {
+  check_closed_forms({R"(["ring"])", R"(["all_gather", "reduce_scatter", "sendrecv"])", 3});
+}
+
+TEST_CASE("ideal model: binomial and chain broadcast and reduce are within 1 percent of their closed forms for N = 2..17") {
+  // `ring` under broadcast and reduce is the chain: the same code (collective_catalog.h).
+  check_closed_forms({R"(["binomial", "chain"])", R"(["broadcast", "reduce"])", 4});
+}
+
+TEST_CASE("ideal model: pairwise and linear alltoall are within 1 percent of their closed forms for N = 2..17") {
+  check_closed_forms(kGroups[2]);
+}
+
+TEST_CASE("ideal model: ring all-gather and reduce-scatter reach the link rate as busbw, counted as nccl-tests counts it with their traffic") {
+  TempDir dir;
+  const auto topology = dir.write("eight.json", R"({"racks": [{"nodes": [{"name": "n", "count": 8, "gpus": 1}]}]})");
+  const Group ring{R"(["ring"])", R"(["all_gather", "reduce_scatter", "sendrecv"])", 3};
+  const auto results = run_scenario(dir, "busbw", scenario(topology.string(), R"(["1-1-1-1-1-1-1-1"])", ring, R"(["64MiB"])", kIdealModel));
+  const double link_GBps = 10e9 / 8 / 1e9;  // the 10 Gbps NIC
+  const double bytes = 64.0 * (1 << 20);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double time = row.at("time_s").get<double>();
+    const double factor = row.at("collective") == "sendrecv" ? 1.0 : 7.0 / 8;
+    CHECK(row.at("algbw_GBps").get<double>() == doctest::Approx(bytes / time / 1e9));
+    CHECK(row.at("busbw_GBps").get<double>() == doctest::Approx(bytes / time / 1e9 * factor));
+    CHECK(std::abs(row.at("busbw_GBps").get<double>() - link_GBps) / link_GBps < 0.01);
+    // Each rank sends and receives (N-1)/N of the size (sendrecv: all of it).
+    CHECK(row.at("traffic").at("max_rank_sent_bytes").get<double>() == doctest::Approx(factor * bytes));
+    CHECK(row.at("traffic").at("max_rank_recv_bytes").get<double>() == doctest::Approx(factor * bytes));
+  }
+}
+
+TEST_CASE("alltoall: pairwise sends N-1 blocks in N-1 messages, linear the same bytes at once") {
+  TempDir dir;
+  const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
+  const auto results = run_scenario(dir, "alltoall", scenario(topology, R"(["4-4"])", kGroups[2], R"(["8MiB"])", "{}"));
+  REQUIRE(results.at("results").size() == 2);
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    CHECK(row.at("collective") == "alltoall");
+    CHECK(row.at("traffic").at("max_rank_sent_bytes") == 7 * (1u << 20));
+    CHECK(row.at("traffic").at("total_bytes") == 8 * 7 * (1u << 20));
+    CHECK(row.at("traffic").at("steps") == 7);
+  }
+}
