@@ -9,6 +9,7 @@
 #include "../results/results_output.h"
 #include "../validate/latency_calibration.h"
 #include "../validate/ring_calibration.h"
+#include "../validate/software_cost_calibration.h"
 #include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "commands.h"
@@ -18,6 +19,7 @@
 
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ringsim {
 namespace {
@@ -44,6 +46,11 @@ between two nodes the fitted cases use, as the topology routes it (NIC + switch 
 + uplink + spine + uplink between racks): its other links keep their latencies, its NICs share the
 rest, and its slowest NIC is the NIC bandwidth. The scenario's topology must be compact JSON whose
 route between nodes has a non-zero latency.
+Under the model made for NCCL, NCCL's software costs (model key nccl.software: per call, per step
+inside nodes, per step across nodes) are fitted first, on every size of the trace: one simulation
+with the costs at zero, then the non-negative least squares of the relative errors. Only the cluster's
+own terms are fitted (its intra-node link, its network path); the others keep the learned defaults
+(docs/software-costs.md). The link latency fit then runs with the fitted costs.
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
   --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
@@ -78,6 +85,33 @@ void print_latency_fit(const LatencyScaleFit& fit) {
   for (const LatencyFitRow& row : fit.rows)
     fmt::print(" {:>22} {:>11} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.label, format_bytes(row.bytes), row.measured_s * 1e6,
                row.fitted_s * 1e6, (row.fitted_s / row.measured_s - 1) * 100);
+}
+
+void print_software_fit(const SoftwareCostFit& fit) {
+  fmt::print("# NCCL's software costs fitted on {} sizes ({}): {}\n", fit.rows.size(), fmt::join(fit.terms, ", "),
+             nccl_software_costs_text(fit.costs));
+  fmt::print("# median |error| {:.1f}% with the costs learned across clusters, {:.1f}% fitted\n",
+             fit.learned_median_error * 100, fit.fitted_median_error * 100);
+  fmt::print("#{:>22} {:>11} {:>12} {:>12} {:>12} {:>8}\n", "case", "size", "nccl ran", "measured(us)", "fitted(us)", "resid.");
+  for (const SoftwareCostRow& row : fit.rows)
+    fmt::print(" {:>22} {:>11} {:>12} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.label, format_bytes(row.bytes), row.ran,
+               row.measured_s * 1e6, row.fitted_s * 1e6, (row.fitted_s / row.measured_s - 1) * 100);
+}
+
+// NCCL's software costs fitted on every size of the trace (into MODEL's nccl.software), before the
+// link latencies. Returns false when a simulation failed.
+bool calibrate_software_costs(const Scenario& scenario, const Platform& platform, const TraceInput& input,
+                              const std::string& algorithm, nlohmann::json& model) {
+  Scenario calibrated = scenario;
+  calibrated.model = read_model(model, input.file + " (calibrated model)", "", scenario.model);
+  fmt::print(stderr, "ringsim: fitting NCCL's software costs on {} sizes (1 simulation)\n", input.grouped.sizes.size());
+  const auto fit = fit_software_costs(calibrated, platform, input.grouped, algorithm);
+  if (!fit) return false;
+  print_software_fit(*fit);
+  model["nccl"]["software"] = nccl_software_costs_json(fit->costs);
+  model["calibration"]["software_sizes"] = fit->rows.size();
+  model["calibration"]["software_median_abs_residual"] = fit->fitted_median_error;
+  return true;
 }
 
 // nccl_ring's latency: the link_latency_scale that its latency-bound sizes measure (into MODEL).
@@ -139,6 +173,9 @@ int calibrate_command(int argc, char** argv) {
 
   print_calibration(calibration, input.trace, min_bytes);
   nlohmann::json model = calibrated_model(calibration, input.file, input.trace.format, min_bytes);
+  if (model["network"] == "NCCL" && platform.topology &&
+      !calibrate_software_costs(scenario, platform, input, calibration.algorithm, model))
+    return 1;
   if (!calibration.nic_latency_s && !calibrate_latencies(scenario, platform, input, calibration, model)) return 1;
   write_file_atomically(*output, model.dump(2) + "\n");
   fmt::print("# wrote {}: apply it with ringsim run|validate SCENARIO --model {}\n", *output, *output);

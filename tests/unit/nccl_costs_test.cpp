@@ -298,3 +298,52 @@ TEST_CASE("NVLS chunks on one node as enqueue.cc sizes them: 128 KiB, halved to 
   CHECK(kib(nvls_chunk_floats(nccl, 8, 512u << 20)) == 128);
   CHECK(kib(nvls_chunk_floats(nccl, 8, 256u << 20)) == 64);
 }
+
+TEST_CASE("NCCL's ring model per function: all-gather and reduce-scatter take N-1 steps, nodes-1 across nodes, no plateau") {
+  // 2.18, 4-3-1 on 10 GbE, Simple: 8.4 + (7 - 2) x 5.7 + 2 x 9.6 us; algorithm bandwidth 1.25 GB/s x 8/7;
+  // the plateau factor is all-reduce's only.
+  for (NcclFunction function : {NcclFunction::all_gather, NcclFunction::reduce_scatter}) {
+    const NcclPrediction p = nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 64u << 20, function);
+    CHECK(p.latency_s * 1e6 == doctest::Approx(56.1));
+    CHECK(p.algbw_Bps == doctest::Approx(1.25e9 * 8 / 7));
+  }
+  // All-reduce keeps its 2(N-1) steps and 2 x nodes network steps under the plateau factor.
+  CHECK(nccl_ring_time(pcie_case(2, 18, 8, 3), NcclProtocol::simple, 64u << 20, NcclFunction::all_reduce).latency_s * 1e6 ==
+        doctest::Approx(111.6 * 1.9));
+}
+
+TEST_CASE("NCCL's ring model per function: broadcast and reduce are a chain of N steps at one hop's latency") {
+  // 2.18 across 3 nodes: Simple at the tree's network hop (14 us), LL at the ring's (2.7 us); the bus
+  // bandwidth is the algorithm's (N/N).
+  const NcclCase c = pcie_case(2, 18, 8, 3);
+  for (NcclFunction function : {NcclFunction::broadcast, NcclFunction::reduce}) {
+    const NcclPrediction simple = nccl_ring_time(c, NcclProtocol::simple, 64u << 20, function);
+    CHECK(simple.latency_s * 1e6 == doctest::Approx(8.4 + 8 * 14));
+    CHECK(simple.algbw_Bps == doctest::Approx(1.25e9));
+    const NcclPrediction ll = nccl_ring_time(c, NcclProtocol::ll, 4096, function);
+    CHECK(ll.latency_s * 1e6 == doctest::Approx(3.6 + 8 * 2.7));
+    CHECK(ll.algbw_Bps == doctest::Approx(1.25e9 / 4));
+  }
+}
+
+TEST_CASE("NCCL's ring model per function: LL's third on one node (2.7-2.20) and LL128's cap per function (2.7-2.9)") {
+  // One node: all-gather, reduce-scatter and broadcast get a third of the bus under LL, all-reduce and
+  // reduce a quarter; from 2.21 all of them half.
+  const NcclCase one_node = pcie_case(2, 18, 8, 1);
+  CHECK(nccl_ring_bus_GBps(one_node, NcclProtocol::ll, NcclFunction::all_gather) == doctest::Approx(1.25 / 3));
+  CHECK(nccl_ring_bus_GBps(one_node, NcclProtocol::ll, NcclFunction::broadcast) == doctest::Approx(1.25 / 3));
+  CHECK(nccl_ring_bus_GBps(one_node, NcclProtocol::ll, NcclFunction::reduce) == doctest::Approx(1.25 / 4));
+  CHECK(nccl_ring_bus_GBps(one_node, NcclProtocol::ll, NcclFunction::all_reduce) == doctest::Approx(1.25 / 4));
+  CHECK(nccl_ring_bus_GBps(pcie_case(2, 18, 8, 3), NcclProtocol::ll, NcclFunction::all_gather) == doctest::Approx(1.25 / 4));
+  CHECK(nccl_ring_bus_GBps(pcie_case(2, 21, 8, 1), NcclProtocol::ll, NcclFunction::all_gather) == doctest::Approx(1.25 / 2));
+  // LL128 on one 40 GB/s channel: 0.92 x 40 = 36.8, capped per channel at 2.8's ll128MaxBwPerCh of the
+  // function (all-gather 18.3, reduce 12.0, all-reduce 16.9); 2.10 on: 20 for every function on Volta.
+  NcclCase fast = pcie_case(2, 8, 8, 1);
+  fast.channel_bandwidth_Bps = 40e9;
+  fast.compute_capability = 70;
+  CHECK(nccl_ring_bus_GBps(fast, NcclProtocol::ll128, NcclFunction::all_gather) == doctest::Approx(18.3));
+  CHECK(nccl_ring_bus_GBps(fast, NcclProtocol::ll128, NcclFunction::reduce) == doctest::Approx(12.0));
+  CHECK(nccl_ring_bus_GBps(fast, NcclProtocol::ll128, NcclFunction::all_reduce) == doctest::Approx(16.9));
+  fast.set_version({2, 10});
+  CHECK(nccl_ring_bus_GBps(fast, NcclProtocol::ll128, NcclFunction::all_gather) == doctest::Approx(20.0));
+}

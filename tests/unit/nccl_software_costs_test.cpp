@@ -3,6 +3,7 @@
 #include "../../sim/model/model_settings.h"
 #include "../../sim/nccl/tuning/nccl_software_costs.h"
 #include "../../sim/rank/rank_options.h"
+#include "../../sim/validate/software_cost_calibration.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -91,4 +92,29 @@ TEST_CASE("nccl software costs: the rank program takes one cost per size") {
   for (std::string& word : words) argv.push_back(word.data());
   RankOptions refused;
   CHECK(parse_rank_options(static_cast<int>(argv.size()), argv.data(), 4, refused).find("--nccl-software") != std::string::npos);
+}
+
+// calibrate's fit of one cluster's terms: samples made from known costs (measured = the simulation at
+// zero cost + the cost) give them back: 8 ranks on one node, 16 and 32 on 2 and 4 nodes.
+TEST_CASE("calibrate's software cost fit recovers a cluster's call and step costs") {
+  const SoftwareCostTerms truth{22e-6, 0, 7.5e-6};
+  std::vector<SoftwareCostSample> samples;
+  for (int ranks : {8, 16, 32})
+    for (double zero_cost_s : {10e-6, 40e-6, 300e-6, 5e-3}) {
+      const NcclCallSteps steps = nccl_call_steps(NcclAlgorithmKind::ring, ranks, ranks / 8);
+      samples.push_back({zero_cost_s + software_cost_s(truth, steps), zero_cost_s, steps});
+    }
+  const SoftwareCostTerms fitted = fit_software_cost_terms(samples);
+  CHECK(std::abs(fitted.call_s / truth.call_s - 1) < 1e-9);
+  CHECK(std::abs(fitted.net_step_s / truth.net_step_s - 1) < 1e-9);
+  CHECK(fitted.intra_step_s < 1e-12);  // one node's 14 steps inside it cost nothing in the samples
+}
+
+TEST_CASE("calibrate's software cost fit never goes negative") {
+  // Runs faster than the simulation without any cost: the best non-negative costs are none.
+  std::vector<SoftwareCostSample> samples;
+  for (double zero_cost_s : {10e-6, 40e-6, 300e-6}) samples.push_back({0.9 * zero_cost_s, zero_cost_s, {0, 30}});
+  const SoftwareCostTerms fitted = fit_software_cost_terms(samples);
+  CHECK(fitted.call_s == 0);
+  CHECK(fitted.net_step_s == 0);
 }

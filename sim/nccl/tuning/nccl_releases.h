@@ -70,6 +70,10 @@ struct NcclRelease {
   // The ring.
   double ring_ll_factor = 0;                     // LL's share of the bus bandwidth
   NcclByGeneration ring_ll128_per_channel_GBps{};  // ll128MaxBwPerCh
+  // 2.7-2.9: ll128MaxBwPerCh per function (broadcast, reduce, all-gather, reduce-scatter, all-reduce;
+  // all-reduce's is the generations' row above); 0: the row above for every function.
+  std::array<double, 5> ring_ll128_per_channel_by_function_GBps{};
+  double ring_ll_one_node_copy_factor = 0;  // 2.7-2.20: LL's share for all-gather, reduce-scatter and broadcast on one node (0: ring_ll_factor)
   double ring_ll128_total_cap_GBps = 0;   // LL128 at 120/128 of the bus, at most this (0: per channel, x 0.92)
   bool ring_ll128_one_per_node_slower = false;  // LL128 x 0.7 instead of 0.92 with under 2 ranks per node
   bool ring_one_hop_kind = false;         // every step at one hop latency (the network's across nodes)

@@ -40,39 +40,67 @@ int nccl_protocol_index(NcclProtocol protocol) {
   return protocol == NcclProtocol::ll ? kNcclLL : protocol == NcclProtocol::ll128 ? kNcclLL128 : kNcclSimple;
 }
 
-double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol) {
+double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol, NcclFunction function) {
   const NcclRelease& k = *c.release;
   const int p = nccl_protocol_index(protocol);
   const auto generation = static_cast<std::size_t>(nccl_gpu_generation(c.compute_capability));
   const double ppn = static_cast<double>(c.ranks) / c.nodes;
   // The search's channels at its per-channel bandwidth, then the protocol's factor.
   double bus_GBps = c.search_channels * c.channel_bandwidth_Bps / 1e9;
+  // 2.7-2.20 give LL a third of the bus on one node for every function but all-reduce and reduce.
+  const bool ll_third = c.nodes == 1 && k.ring_ll_one_node_copy_factor > 0 && function != NcclFunction::all_reduce &&
+                        function != NcclFunction::reduce;
   if (p == kNcclLL) {
-    bus_GBps *= k.ring_ll_factor;
+    bus_GBps *= ll_third ? k.ring_ll_one_node_copy_factor : k.ring_ll_factor;
     if (k.ll_max_bws) bus_GBps = std::min(ll_max_GBps(c), bus_GBps);
   }
   if (p == kNcclLL128 && k.ring_ll128_total_cap_GBps > 0) bus_GBps = std::min(bus_GBps * 120 / 128, k.ring_ll128_total_cap_GBps);
-  else if (p == kNcclLL128)
+  else if (p == kNcclLL128) {
+    const double by_function = k.ring_ll128_per_channel_by_function_GBps[static_cast<std::size_t>(function)];
     bus_GBps = std::min(bus_GBps * (k.ring_ll128_one_per_node_slower && ppn < 2 ? 0.7 : 0.92),
-                        c.search_channels * k.ring_ll128_per_channel_GBps[generation]);
+                        c.search_channels * (by_function > 0 ? by_function : k.ring_ll128_per_channel_GBps[generation]));
+  }
   return bus_GBps;
 }
 
-NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes) {
+namespace {
+
+// tuning.cc's nsteps of FUNCTION's ring on N ranks.
+double ring_steps(NcclFunction function, int ranks) {
+  if (function == NcclFunction::all_reduce) return 2.0 * (ranks - 1);
+  if (function == NcclFunction::all_gather || function == NcclFunction::reduce_scatter) return ranks - 1.0;
+  return ranks;
+}
+
+// Broadcast's and reduce's chain: every step at the hop's latency of the hardware the ring crosses (the
+// network's across nodes), Simple at the tree's ("some chunk latency": tuning.cc, rings whose channels
+// are not all alike).
+double chain_latency_us(const NcclCase& c, int p, double steps) {
+  const int hop = c.nodes > 1 ? kNcclNetHop : c.nvlink ? kNcclNvlinkHop : kNcclPciHop;
+  const double hop_us = c.release->hop_latency_us[hop][p == kNcclSimple ? kNcclTree : kNcclRing][p];
+  return c.release->base_latency_us[kNcclRing][p] + steps * hop_us;
+}
+
+}  // namespace
+
+NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes, NcclFunction function) {
   const NcclRelease& k = *c.release;
   const int p = nccl_protocol_index(protocol);
-  const double steps = 2.0 * (c.ranks - 1);
-  const double algbw_GBps = nccl_ring_bus_GBps(c, protocol) * c.ranks / steps;
+  const double steps = ring_steps(function, c.ranks);
+  const double algbw_GBps = nccl_ring_bus_GBps(c, protocol, function) * c.ranks / steps;
+  if (function == NcclFunction::broadcast || function == NcclFunction::reduce)
+    return nccl_prediction(protocol, chain_latency_us(c, p, steps) * 1e-6, algbw_GBps * 1e9, bytes);
   // Latency, us.
   double intra = ring_intra_hop_us(c)[p];
   double inter = nccl_network_hop_us(c, ring_network_hop_us(c)[p], protocol);
   if (c.nodes == 1) inter = intra;
   if (k.ring_ll_intra_slower && c.nodes > 1 && p == kNcclLL) intra *= 1.8;
   if (k.ring_net_overhead && c.nodes > 1) intra = std::max(intra, p == kNcclSimple ? 3.0 : 1.0);
-  double inter_steps = c.nodes == 1 ? 0 : k.ring_inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
+  const bool all_reduce = function == NcclFunction::all_reduce;
+  double inter_steps = c.nodes == 1 ? 0 : !all_reduce ? c.nodes - 1.0 : k.ring_inter_steps_2n ? 2.0 * c.nodes : 2.0 * (c.nodes - 1);
   if (k.ring_one_hop_kind) inter_steps = c.nodes == 1 ? 0 : steps;  // across nodes every step is a network hop
   double latency_us = k.base_latency_us[kNcclRing][p] + (steps - inter_steps) * intra + inter_steps * inter;
-  if (p == kNcclSimple && c.nodes > 1 && k.ring_simple_plateau) {
+  if (all_reduce && p == kNcclSimple && c.nodes > 1 && k.ring_simple_plateau) {
     const double b = static_cast<double>(bytes);
     const bool plateau = k.ring_plateau_per_channel ? b / (static_cast<double>(c.channels) * c.ranks) >= 64
                                                     : b >= c.ranks / 16.0 * 65536;
@@ -138,13 +166,13 @@ NcclProtocol nccl24_protocol(const NcclCase& c, std::uint64_t bytes) {
 
 int nccl24_ll_channels(const NcclCase& c, std::uint64_t bytes) { return static_cast<int>(nccl24_launch(c, bytes).channels); }
 
-NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes) {
-  if (requested != NcclProtocol::auto_choice) return nccl_ring_time(c, requested, bytes);
-  if (!c.release->time_model) return nccl_ring_time(c, nccl24_protocol(c, bytes), bytes);
-  NcclPrediction best = nccl_ring_time(c, NcclProtocol::simple, bytes);
+NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes, NcclFunction function) {
+  if (requested != NcclProtocol::auto_choice) return nccl_ring_time(c, requested, bytes, function);
+  if (!c.release->time_model) return nccl_ring_time(c, nccl24_protocol(c, bytes), bytes, function);
+  NcclPrediction best = nccl_ring_time(c, NcclProtocol::simple, bytes, function);
   for (NcclProtocol candidate : {NcclProtocol::ll, NcclProtocol::ll128})
     if (nccl_protocol_enabled(c, candidate))
-      if (NcclPrediction t = nccl_ring_time(c, candidate, bytes); t.time_s < best.time_s) best = t;
+      if (NcclPrediction t = nccl_ring_time(c, candidate, bytes, function); t.time_s < best.time_s) best = t;
   return best;
 }
 

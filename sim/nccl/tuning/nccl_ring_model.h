@@ -47,6 +47,11 @@ struct NcclCase {
   }
 };
 
+// NCCL's collective functions its time model prices (ncclFunc_t, in its order). The ring runs each;
+// NCCL's trees, NVLS and NVLS trees are priced for all_reduce only here (NVLS and PAT for all-gather
+// and reduce-scatter are not modelled).
+enum class NcclFunction { broadcast, reduce, all_gather, reduce_scatter, all_reduce };
+
 // One network hop's latency in NCCL's model, us: the hardware's, HW_US (tuning.cc hwLat), with the
 // plugin's latency (NcclCase::net_latency_us) as tuning.cc takes it: not before 2.12 (graph->latencyInter
 // came with it); 2.12-2.17 the plugin's instead of the hardware's when it reports one; from 2.18 added
@@ -79,13 +84,18 @@ NcclHandshake nccl_ll128_hop_extra(const NcclCase& c);
 
 // The bus bandwidth NCCL's model gives its ring under PROTOCOL (auto_choice is not one), GB/s: the
 // search's channels at their bandwidth, with LL's factor and cap and LL128's (tuning.cc).
-double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol);
+double nccl_ring_bus_GBps(const NcclCase& c, NcclProtocol protocol, NcclFunction function = NcclFunction::all_reduce);
 
 // NCCL's model for one protocol (auto_choice is not a protocol here: see nccl_predict).
 // A protocol's index in the per-protocol tables of NCCL's tuning.cc (kNcclLL, kNcclLL128, kNcclSimple).
 int nccl_protocol_index(NcclProtocol protocol);
 
-NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes);
+// FUNCTION's ring (tuning.cc): 2(N-1) steps for all-reduce, N-1 for all-gather and reduce-scatter, N
+// for broadcast and reduce (a chain, every step at one hop's latency); algorithm bandwidth = bus x N /
+// steps. BYTES as NCCL counts them (enqueue.cc): all-gather's and reduce-scatter's whole buffer of N
+// ranks' shares, as nccl-tests' size column; the others' buffer.
+NcclPrediction nccl_ring_time(const NcclCase& c, NcclProtocol protocol, std::uint64_t bytes,
+                              NcclFunction function = NcclFunction::all_reduce);
 
 // LL's cap on the bus bandwidth in GB/s (llMaxBws, 2.8 on, ring and tree), by GPU, CPU and nodes.
 double nccl_ll_max_GBps(const NcclCase& c);
@@ -101,7 +111,8 @@ bool nccl_protocol_enabled(const NcclCase& c, NcclProtocol protocol);
 int nccl24_ll_channels(const NcclCase& c, std::uint64_t bytes);
 
 // REQUESTED, or with auto_choice the enabled protocol NCCL's model predicts fastest (as NCCL picks).
-NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
+NcclPrediction nccl_predict(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes,
+                            NcclFunction function = NcclFunction::all_reduce);
 
 // What NCCL's search would find on TOPOLOGY (per node, the slowest node's).
 NcclTopologyFacts nccl_topology_facts(const Topology& topology);

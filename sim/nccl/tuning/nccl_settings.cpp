@@ -124,7 +124,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
   if (!settings.handshake) json["handshake"] = false;
   if (settings.pxn_disabled) json["pxn"] = false;
   if (settings.net_latency_s > 0) json["net_latency"] = fmt::format("{}us", settings.net_latency_s * 1e6);
-  if (settings.software != nccl_learned_software_costs()) json["software"] = nccl_software_costs_json(settings.software);
+  json["software"] = nccl_software_costs_json(settings.software);  // the learned defaults too: they may change
   return json;
 }
 

@@ -111,7 +111,7 @@ bool nccl_has_protocol(const NcclRelease& release, NcclProtocol protocol);
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,
                                 NcclSettings base);
 
-// The keys as given (channels only when set), for the results' "model".
+// The keys as given (channels only when set) and the software costs spent, for the results' "model".
 nlohmann::json nccl_settings_json(const NcclSettings& settings);
 // nccl.software as read_nccl_settings reads it: {"call": "12us", "intra_step": {"LL": ...}, "net_step": {...}}.
 nlohmann::json nccl_software_costs_json(const NcclSoftwareCosts& costs);
