@@ -54,6 +54,7 @@ std::optional<Validation> validate_against_trace(const Scenario& scenario, const
   simulated.placements.clear();
   for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
   simulated.algorithms = {validation_algorithm(scenario)};
+  simulated.collectives = {grouped.collective};
   simulated.sizes = grouped.sizes;
   check_placements_fit(simulated, platform.layout);
   const auto results = simulate_scenario(simulated, platform, {options.jobs, options.quiet, std::nullopt});
