@@ -32,6 +32,9 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
     // the p-1 blocks share the rank's link at once: one latency, the same bytes.
     case CollectiveMethod::linear_alltoall: return a + (p - 1) * n / p * b;
     case CollectiveMethod::ring_shift: return a + n * b;
+    // NCCL's rings: NCCL's own time model prices them (nccl_plan.h), as it does nccl_ring's allreduce.
+    case CollectiveMethod::nccl_ring_all_gather:
+    case CollectiveMethod::nccl_ring_reduce_scatter: break;
   }
   return 0;
 }
@@ -41,7 +44,9 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
 std::optional<double> collective_time_s(Collective collective, std::string_view algorithm, int ranks, std::uint64_t bytes,
                                         const CostParameters& c) {
   const CollectiveAlgorithmInfo* info = find_collective_algorithm_info(collective, algorithm);
-  if (info == nullptr) return std::nullopt;
+  if (info == nullptr || info->method == CollectiveMethod::nccl_ring_all_gather ||
+      info->method == CollectiveMethod::nccl_ring_reduce_scatter)
+    return std::nullopt;
   if (ranks <= 1) return 0.0;  // a local copy
   return method_time(info->method, ranks, static_cast<double>(bytes), c);
 }

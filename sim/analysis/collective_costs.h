@@ -13,7 +13,8 @@
 
 namespace ringsim {
 
-// nullopt when COLLECTIVE is all_reduce (algorithm_costs.h) or has no algorithm ALGORITHM.
+// nullopt when COLLECTIVE is all_reduce (algorithm_costs.h), has no algorithm ALGORITHM, or ALGORITHM is
+// NCCL's (its own time model prices it).
 std::optional<double> collective_time_s(Collective collective, std::string_view algorithm, int ranks, std::uint64_t bytes,
                                         const CostParameters& c);
 

@@ -54,7 +54,7 @@ own terms are fitted (its intra-node link, its network path); the others keep th
   --min-bytes SIZE   fit only sizes at or above SIZE (default: all)
   --select LIST      ringsim traces: fit only these placements, e.g. 4-2-2/block
   --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
-                     another collective is refused: ringsim simulates allreduce only)
+                     calibrate fits the all-reduce; validate --model then predicts the other collectives)
 )";
 
 // The fit's summary, then each sample measured against its fitted time.
@@ -161,6 +161,9 @@ int calibrate_command(int argc, char** argv) {
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
+  if (input.trace.collective != Collective::all_reduce)
+    throw UsageError(fmt::format("ringsim calibrate: --collective {}: calibrate fits an all_reduce_perf run; predict {} with "
+                                 "ringsim validate --model MODEL.json", *args.value("--collective"), collective_name(input.trace.collective)));
   adopt_log_topology_facts(platform, input);
   check_trace_placements_fit(input, scenario, platform.layout);
   const CalibrationRoute route = calibration_route(platform, input.grouped, input.file);

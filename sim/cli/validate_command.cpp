@@ -49,8 +49,10 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
   --select LIST      ringsim traces: only these placements, e.g. 4-2-2/cyclic,4-3-1/cyclic
   --ranks N          IMB: the process count to compare (default: the scenario placement's rank count)
-  --collective NAME  nccl-tests: the allreduce run to read from a log of several (default all_reduce_perf;
-                     another collective is refused: ringsim simulates allreduce only)
+  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf): all_gather_perf,
+                     reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf is
+                     compared with a simulation of that collective by the scenario's algorithm (e.g. nccl,
+                     nccl_ring, ring, pairwise), sizes and busbw as nccl-tests counts them
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
   --jobs N           simulations at once (default: the number of cores); each size is simulated once,
@@ -78,21 +80,21 @@ void print_summary(const char* label, const ErrorSummary& summary) {
 double relative_change(double from, double to) { return from > 0 ? (to / from - 1) * 100 : 0; }
 
 // Bus bandwidth of a line's per-byte cost, as the table's busbw columns count it.
-double line_busbw_GBps(const TimeLine& line, int ranks) {
+double line_busbw_GBps(const TimeLine& line, int ranks, Collective collective) {
   const std::uint64_t bytes = 1ull << 30;
-  return busbw_GBps(bytes, static_cast<double>(bytes) / line.bytes_per_s, ranks);
+  return busbw_GBps(bytes, static_cast<double>(bytes) / line.bytes_per_s, ranks, collective);
 }
 
 // Per regime, the measured and simulated latency and bandwidth, each with the simulation's relative
 // difference, then one sentence saying what the error is; where the time is the latency's at every
 // size, the fitted bandwidths are not compared. CALIBRATE: the command that fits what the sentences
 // name, or empty when the model is already a calibrated one (--model): then no advice.
-void print_regimes(const std::vector<RegimeSplit>& regimes, const std::string& calibrate) {
+void print_regimes(const std::vector<RegimeSplit>& regimes, Collective collective, const std::string& calibrate) {
   if (regimes.empty()) return;
   fmt::print("# latency and bandwidth per regime, measured -> simulated (time = latency + size / bandwidth, fitted in relative error):\n");
   for (const RegimeSplit& regime : regimes) {
-    const double measured_busbw = line_busbw_GBps(regime.measured, regime.ranks);
-    const double simulated_busbw = line_busbw_GBps(regime.simulated, regime.ranks);
+    const double measured_busbw = line_busbw_GBps(regime.measured, regime.ranks, collective);
+    const double simulated_busbw = line_busbw_GBps(regime.simulated, regime.ranks, collective);
     const std::string busbw = latency_bound(regime)
                                   ? std::string("busbw not compared (latency-bound)")
                                   : fmt::format("busbw {:.4g} -> {:.4g} GB/s ({:+.1f}%)", measured_busbw, simulated_busbw,
@@ -114,7 +116,9 @@ void print_regimes(const std::vector<RegimeSplit>& regimes, const std::string& c
 void print_validation(const Validation& validation, const Scenario& scenario, const TraceInput& input,
                       const ValidationOptions& options, bool model_given) {
   for (const ComparedCase& compared : validation.cases) {
-    fmt::print("# {} {}, {} ranks: measured ({}) vs simulated\n", compared.label, validation.algorithm, compared.ranks,
+    const std::string collective =
+        input.trace.collective == Collective::all_reduce ? "" : fmt::format("{} ", collective_name(input.trace.collective));
+    fmt::print("# {} {}{}, {} ranks: measured ({}) vs simulated\n", compared.label, collective, validation.algorithm, compared.ranks,
                input.trace.format);
     // NCCL's algorithms add NCCL's own model and what ran, after the simulation's columns (every size has them).
     const bool model = validation.nccl_model_all.has_value();
@@ -122,8 +126,8 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
                "meas.busbw", "sim.busbw", model ? fmt::format(" {:>14} {:>10} {:>16}", "nccl model(us)", "model err", "nccl ran") : "");
     for (const ComparedSize& row : compared.sizes)
       fmt::print(" {:>11} {:>13.1f} {:>13.1f} {:>+7.1f}% {:>13.4f} {:>13.4f}{}{}\n", row.bytes, row.measured_s * 1e6,
-                 row.simulated_s * 1e6, row.error() * 100, busbw_GBps(row.bytes, row.measured_s, row.ranks),
-                 busbw_GBps(row.bytes, row.simulated_s, row.ranks),
+                 row.simulated_s * 1e6, row.error() * 100, busbw_GBps(row.bytes, row.measured_s, row.ranks, input.trace.collective),
+                 busbw_GBps(row.bytes, row.simulated_s, row.ranks, input.trace.collective),
                  model ? fmt::format(" {:>14.1f} {:>+9.1f}% {:>16}", *row.nccl_model_s * 1e6, *row.nccl_model_error() * 100,
                                      row.nccl_ran.value_or("-"))
                        : "",
@@ -137,7 +141,7 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
     print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
                   *validation.nccl_model_judged);
   }
-  print_regimes(validation.regimes, model_given ? std::string()
+  print_regimes(validation.regimes, input.trace.collective, model_given ? std::string()
                                                        : fmt::format("ringsim calibrate {} --measured {} -o MODEL.json",
                                                                      scenario.file.string(), input.file));
   if (validation.judged.count == 0)
@@ -153,13 +157,15 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
     for (const ComparedSize& row : compared.sizes) {
       rows.push_back({{"placement", row.placement}, {"order", row.order}, {"ranks", row.ranks}, {"bytes", row.bytes},
                       {"measured_s", row.measured_s}, {"simulated_s", row.simulated_s}, {"error", row.error()},
-                      {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks)},
-                      {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks)}});
+                      {"measured_busbw_GBps", busbw_GBps(row.bytes, row.measured_s, row.ranks, input.trace.collective)},
+                      {"simulated_busbw_GBps", busbw_GBps(row.bytes, row.simulated_s, row.ranks, input.trace.collective)}});
       if (row.nccl_model_s) {
         rows.back()["nccl_model_s"] = *row.nccl_model_s;
         rows.back()["nccl_model_error"] = *row.nccl_model_error();
       }
       if (row.nccl_ran) rows.back()["nccl_ran"] = *row.nccl_ran;
+      if (input.trace.collective != Collective::all_reduce)
+        rows.back()["collective"] = std::string(collective_name(input.trace.collective));
     }
   nlohmann::json trace = {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}};
   if (input.trace.run && input.trace.run->library_version)
@@ -174,8 +180,8 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
                        {"sizes", regime.sizes},
                        {"latency_bound", latency_bound(regime)},
                        {"verdict", regime_verdict(regime)},
-                       {"measured", {{"latency_s", regime.measured.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.measured, regime.ranks)}}},
-                       {"simulated", {{"latency_s", regime.simulated.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.simulated, regime.ranks)}}}});
+                       {"measured", {{"latency_s", regime.measured.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.measured, regime.ranks, input.trace.collective)}}},
+                       {"simulated", {{"latency_s", regime.simulated.latency_s}, {"fitted_busbw_GBps", line_busbw_GBps(regime.simulated, regime.ranks, input.trace.collective)}}}});
   nlohmann::json summary = {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}};
   if (validation.nccl_model_all)
     summary["nccl_model"] = {{"all", summary_json(*validation.nccl_model_all)}, {"judged", summary_json(*validation.nccl_model_judged)}};

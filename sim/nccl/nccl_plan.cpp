@@ -84,6 +84,8 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
     return fallback;
   }
   const NcclCase& c = *nccl_case;
+  // NCCL's other functions run its ring here, at the protocol its model picks for the function.
+  if (function != NcclFunction::all_reduce) return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
   switch (request) {
     case NcclRequest::choice: return nccl_choose(c, requested, bytes);
     case NcclRequest::tree: return NcclChoice{kind, nccl_tree_predict(c, requested, bytes)};
@@ -114,12 +116,27 @@ double NcclPlan::software_cost_of(const NcclChoice& choice) const {
                               nccl_case->net_path);
 }
 
-std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm) {
+NcclFunction nccl_function_of(Collective collective) {
+  switch (collective) {
+    case Collective::all_gather: return NcclFunction::all_gather;
+    case Collective::reduce_scatter: return NcclFunction::reduce_scatter;
+    case Collective::broadcast: return NcclFunction::broadcast;
+    case Collective::reduce: return NcclFunction::reduce;
+    case Collective::all_reduce:
+    case Collective::alltoall:
+    case Collective::sendrecv: break;
+  }
+  return NcclFunction::all_reduce;
+}
+
+std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm,
+                                       Collective collective) {
   const std::optional<NcclRequest> request = nccl_request_of(algorithm);
   if (!request) return std::nullopt;
   ++plans_made;
   NcclPlan plan;
   plan.request = *request;
+  plan.function = nccl_function_of(collective);
   plan.settings = model.effective_nccl();
   plan.nccl_network = model.network == "NCCL";
   plan.nccl_case = nccl_case_of(model, placement);

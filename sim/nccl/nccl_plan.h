@@ -12,6 +12,7 @@
 #include "../model/algorithm_registry.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
+#include "../rank/collective_catalog.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +43,8 @@ struct NcclPlan {
   std::optional<NcclTreeHops> tree_hops;  // the tree's hops to another node under LL and LL128
   std::optional<NcclNvlsRun> nvls;        // where the case runs NVLS or its tree
   NcclEnqueueRules rules;                 // the release's tree split and NVLS chunking
+  // The function NCCL's model prices: all-reduce, or the ring of all-gather and reduce-scatter.
+  NcclFunction function = NcclFunction::all_reduce;
 
   // Whether the rank program paces its slices in simulated time (any of the above): only the S4U and
   // maestro engines bound such waits without sleeping; under "auto" such cases take maestro.
@@ -59,8 +62,12 @@ struct NcclPlan {
   bool pxn() const { return nccl_network && settings.uses_pxn(); }
 };
 
-// The plan of ALGORITHM on PLACEMENT under MODEL; nullopt unless ALGORITHM is one of NCCL's.
-std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm);
+// The plan of ALGORITHM on PLACEMENT under MODEL for COLLECTIVE; nullopt unless ALGORITHM is one of NCCL's.
+std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const PlacementSpec& placement, std::string_view algorithm,
+                                       Collective collective = Collective::all_reduce);
+
+// The function of NCCL's model that prices COLLECTIVE (all-to-all and send/receive are not one: all-reduce's).
+NcclFunction nccl_function_of(Collective collective);
 
 // What nccl_ring runs at BYTES under MODEL on case C: the model's protocol, or NCCL's choice under "auto"
 // (Simple when there is no NCCL case to choose with).

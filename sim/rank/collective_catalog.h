@@ -62,6 +62,8 @@ enum class CollectiveMethod {
   pairwise_alltoall,    // N-1 steps: at step k send to rank+k, receive from rank-k (MPI_Sendrecv)
   linear_alltoall,      // every Irecv and Isend posted at once, then wait for all
   ring_shift,           // sendrecv: each rank sends to rank+1 and receives from rank-1
+  nccl_ring_all_gather,      // NCCL's ring: the copying half of nccl_ring's allreduce, channels and slices alike
+  nccl_ring_reduce_scatter,  // NCCL's ring: the adding half of nccl_ring's allreduce
 };
 
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
@@ -96,6 +98,14 @@ inline constexpr std::array kCollectiveAlgorithms{
                             "pairwise exchange: N-1 steps, at step k send to rank+k and receive from rank-k"},
     CollectiveAlgorithmInfo{Collective::alltoall, "linear", CollectiveMethod::linear_alltoall,
                             "every Irecv and Isend posted at once, then MPI_Waitall"},
+    CollectiveAlgorithmInfo{Collective::all_gather, "nccl_ring", CollectiveMethod::nccl_ring_all_gather,
+                            "NCCL's ring all-gather: nccl_ring's channels, slices and steps in flight, N-1 steps of every rank's block"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_ring", CollectiveMethod::nccl_ring_reduce_scatter,
+                            "NCCL's ring reduce-scatter: nccl_ring's channels, slices and steps in flight, N-1 steps, each added"},
+    CollectiveAlgorithmInfo{Collective::all_gather, "nccl", CollectiveMethod::nccl_ring_all_gather,
+                            "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl", CollectiveMethod::nccl_ring_reduce_scatter,
+                            "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
     CollectiveAlgorithmInfo{Collective::sendrecv, "ring", CollectiveMethod::ring_shift,
                             "ring shift: each rank sends to rank+1 and receives from rank-1"},
 };

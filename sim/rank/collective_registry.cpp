@@ -18,6 +18,8 @@ AllreduceFn code_of(CollectiveMethod method) {
     case CollectiveMethod::pairwise_alltoall: return &pairwise_alltoall;
     case CollectiveMethod::linear_alltoall: return &linear_alltoall;
     case CollectiveMethod::ring_shift: return &ring_shift_sendrecv;
+    case CollectiveMethod::nccl_ring_all_gather: return &nccl_ring_all_gather;
+    case CollectiveMethod::nccl_ring_reduce_scatter: return &nccl_ring_reduce_scatter;
   }
   return nullptr;
 }
@@ -28,7 +30,8 @@ AllreduceAlgorithm find_collective_algorithm(Collective collective, std::string_
   if (collective == Collective::all_reduce) return find_allreduce(name);
   const CollectiveAlgorithmInfo* info = find_collective_algorithm_info(collective, name);
   if (info == nullptr) return {};
-  return {code_of(info->method), true, false};
+  const bool nccl = info->method == CollectiveMethod::nccl_ring_all_gather || info->method == CollectiveMethod::nccl_ring_reduce_scatter;
+  return {code_of(info->method), true, nccl};  // NCCL's rings are node-contiguous: they need --nodes
 }
 
 }  // namespace ringsim

@@ -23,5 +23,7 @@ void chain_reduce(const float* input, float* output, std::size_t count, Allreduc
 void pairwise_alltoall(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void linear_alltoall(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void ring_shift_sendrecv(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_ring_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_ring_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 
 }  // namespace ringsim

@@ -1,4 +1,5 @@
-// NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI.
+// NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI,
+// and its halves, NCCL's ring reduce-scatter and all-gather (device/reduce_scatter.h, all_gather.h).
 // Unlike the MPI ring, it ignores rank order: each channel's ring is node-contiguous and enters and
 // leaves each node beside that channel's NIC (nccl_channel_rings.h), so it crosses every node boundary
 // once per direction. C channels each run their ring on their own share of the buffer. A channel
@@ -24,6 +25,7 @@
 #include "buffer_pieces.h"
 
 #include "allreduce.h"
+#include "collectives.h"
 #include "engine_probes.h"
 #include "message_tags.h"
 #include "rank_memory.h"
@@ -89,13 +91,24 @@ struct Item {
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
 };
 
+// Which ops of the allreduce's 2N-1 a channel runs, and where a ring position's data lies. The
+// allreduce runs them all on one buffer, each loop N consecutive chunks. Reduce-scatter runs ops 0..N-1
+// (its last op receives and adds, sending nothing) and all-gather ops N-1..2N-2 (its first op sends the
+// rank's own chunk, receiving nothing), on buffers of N blocks, one per rank (nccl-tests' layout): a
+// loop is one chunk of every block, position j's in the block of the rank at ring position j.
+struct RingPass {
+  int first_op = 0;
+  int last_op = 0;                    // 2N-2 for the allreduce
+  const std::vector<Piece>* blocks = nullptr;  // by rank; nullptr: the allreduce's one region
+};
+
 class Channel {
  public:
   // ENGINE_PACES: the engine bounds the rank's sends to LL's or LL128's pace (pace_sends). ENGINE_DELAYS:
   // the engine delivers messages after a latency of their own (delay_deliveries).
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx,
-          bool engine_paces, bool engine_delays)
-      : data_(data), ctx_(ctx), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
+          bool engine_paces, bool engine_delays, RingPass pass)
+      : data_(data), ctx_(ctx), pass_(pass), ring_(&ring), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
         left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
         slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
         engine_delays_(engine_delays), delivery_delay_s_(engine_delays ? hop_latency_of(ctx) : 0.0),
@@ -172,6 +185,10 @@ class Channel {
   class Cursor {
    public:
     Cursor(const Channel& channel, Piece share) : channel_(&channel), loop_start_(share.start), end_(share.start + share.length) {
+      if (loop_start_ >= end_ && channel.pass_.blocks != nullptr) {
+        done_ = true;  // an empty share of blocks: nothing to move
+        return;
+      }
       start_loop();
     }
     bool done() const { return done_; }
@@ -180,8 +197,8 @@ class Channel {
     void next() {
       if (++slice_ < pieces_.size()) return set_item();
       slice_ = 0;
-      if (++op_ <= 2 * channel_->n_ - 2) return start_op();
-      loop_start_ += static_cast<std::size_t>(channel_->n_) * chunk_;
+      if (++op_ <= channel_->pass_.last_op) return start_op();
+      loop_start_ += (channel_->pass_.blocks != nullptr ? 1 : static_cast<std::size_t>(channel_->n_)) * chunk_;
       if (loop_start_ >= end_ || chunk_ == 0) {
         done_ = true;
         return;
@@ -192,25 +209,31 @@ class Channel {
    private:
     void start_loop() {
       const std::size_t remaining = end_ - loop_start_;
-      const int n = channel_->n_;
+      const std::size_t n = channel_->pass_.blocks != nullptr ? 1 : static_cast<std::size_t>(channel_->n_);
       chunk_ = std::min(channel_->format_.chunk_floats, (remaining + n - 1) / n);
       chunk_ = std::min(channel_->format_.chunk_floats, (chunk_ + 3) / 4 * 4);
-      op_ = 0;
+      op_ = channel_->pass_.first_op;
       start_op();
     }
     void start_op() {
       const int n = channel_->n_;
       const int position = ((channel_->position_ - op_ - 1) % n + n) % n;
-      const std::size_t offset = std::min(end_, loop_start_ + static_cast<std::size_t>(position) * chunk_);
-      channel_->slice(offset, std::min(chunk_, end_ - offset), pieces_);
+      if (const std::vector<Piece>* blocks = channel_->pass_.blocks) {
+        // The chunk of the block of the rank at this ring position (blocks differ by a float at most).
+        const Piece& block = (*blocks)[static_cast<std::size_t>((*channel_->ring_)[static_cast<std::size_t>(position)])];
+        const std::size_t inside = std::min(block.length, loop_start_);
+        channel_->slice(block.start + inside, std::min({chunk_, end_ - loop_start_, block.length - inside}), pieces_);
+      } else {
+        const std::size_t offset = std::min(end_, loop_start_ + static_cast<std::size_t>(position) * chunk_);
+        channel_->slice(offset, std::min(chunk_, end_ - offset), pieces_);
+      }
       chunk_position_ = position;
       set_item();
     }
     void set_item() {
-      const int n = channel_->n_;
       item_ = Item{pieces_[slice_], op_, chunk_position_, static_cast<int>(slice_)};
-      if (op_ >= 1) item_.recv = recvs_++;
-      if (op_ <= 2 * n - 3) item_.send = sends_++;
+      if (op_ > channel_->pass_.first_op) item_.recv = recvs_++;
+      if (op_ < channel_->pass_.last_op) item_.send = sends_++;
     }
 
     const Channel* channel_;
@@ -229,8 +252,8 @@ class Channel {
     next_.next();
     if (next_.done()) return;
     const Item& item = next_.item();
-    if (item.op == 0 && item.slice == 0) behind_ = next_;  // a new loop
-    if (!reduces(item.op)) {
+    if (item.op == pass_.first_op && item.slice == 0) behind_ = next_;  // a new loop
+    if (!reduces(item.op) && item.op - n_ >= pass_.first_op) {
       while (behind_.item().op != item.op - n_ || behind_.item().slice != item.slice) behind_.next();
       next_.set_overwritten(behind_.item().send);
     }
@@ -310,6 +333,8 @@ class Channel {
 
   float* data_;
   AllreduceContext& ctx_;
+  RingPass pass_;
+  const std::vector<int>* ring_;
   int n_, position_, tag_, left_, right_;
   WireFormat format_;
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
@@ -342,11 +367,11 @@ class Channel {
 
 }  // namespace
 
-void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
-  ctx.kernels.copy(output, input, count);
-  if (ctx.size == 1) return;
+namespace {
+
+// Runs PASS of NCCL's ring on DATA: SHARES (one per channel) of the buffer, or of each rank's block.
+void run_ring_pass(float* data, std::size_t count, const std::vector<Piece>& shares, AllreduceContext& ctx, RingPass pass) {
   const std::vector<int> one_nic_per_node;
-  const std::vector<Piece> shares = split_evenly(count, ctx.nccl.channels);
   const std::vector<std::vector<int>> rings = nccl_channel_rings(
       ctx.size, ctx.node_of_rank, ctx.rail_of_rank != nullptr ? *ctx.rail_of_rank : one_nic_per_node, static_cast<int>(shares.size()));
   // LL's and LL128's thread block writes its lines as it reads them, so a slice flows at the block's
@@ -366,13 +391,47 @@ void nccl_ring_allreduce(const float* input, float* output, std::size_t count, A
   for (std::size_t c = 0; c < shares.size(); ++c) {
     const std::vector<int>& ring = rings[c];
     const int position = static_cast<int>(std::find(ring.begin(), ring.end(), ctx.rank) - ring.begin());
-    channels.emplace_back(output, count, shares[c], static_cast<int>(c), ring, position, ctx, engine_paces, engine_delays);
+    channels.emplace_back(data, count, shares[c], static_cast<int>(c), ring, position, ctx, engine_paces, engine_delays, pass);
   }
 
   run_together(channels);
   for (Channel& channel : channels) channel.finish();
   if (engine_paces) pace_sends(0);
   if (engine_delays) delay_deliveries(0);
+}
+
+}  // namespace
+
+void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  ctx.kernels.copy(output, input, count);
+  if (ctx.size == 1) return;
+  run_ring_pass(output, count, split_evenly(count, ctx.nccl.channels), ctx, {0, 2 * ctx.size - 2, nullptr});
+}
+
+// All-gather: the rank's piece into its block of the output, then the allreduce's copying half, each
+// channel moving its share of every block (the first block's length: blocks differ by a float at most).
+void nccl_ring_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  const int n = ctx.size;
+  const EvenPieces pieces(count, n);
+  std::vector<Piece> blocks;
+  for (int r = 0; r < n; ++r) blocks.push_back(pieces[r]);
+  ctx.kernels.copy(output + pieces[ctx.rank].start, input, pieces[ctx.rank].length);
+  if (n == 1) return;
+  run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {n - 1, 2 * n - 2, &blocks});
+}
+
+// Reduce-scatter: the allreduce's adding half on a copy of the input in the output; the rank's block,
+// the sum, then moves to the front (through scratch: the two may overlap).
+void nccl_ring_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  const int n = ctx.size;
+  const EvenPieces pieces(count, n);
+  std::vector<Piece> blocks;
+  for (int r = 0; r < n; ++r) blocks.push_back(pieces[r]);
+  ctx.kernels.copy(output, input, count);
+  if (n > 1) run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {0, n - 1, &blocks});
+  const Piece mine = pieces[ctx.rank];
+  ctx.kernels.copy(ctx.scratch, output + mine.start, mine.length);
+  ctx.kernels.copy(output, ctx.scratch, mine.length);
 }
 
 }  // namespace ringsim

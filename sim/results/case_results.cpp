@@ -25,7 +25,7 @@ SimulationCase planned_case(const PlacementSpec& placement, const std::string& a
 
 std::shared_ptr<const NcclPlan> nccl_plan_of(const SimulationCase& spec, const ModelSettings& model) {
   if (spec.nccl) return spec.nccl;
-  std::optional<NcclPlan> made = plan_nccl_case(model, spec.placement, spec.algorithm);
+  std::optional<NcclPlan> made = plan_nccl_case(model, spec.placement, spec.algorithm, spec.collective);
   return made ? std::make_shared<const NcclPlan>(std::move(*made)) : nullptr;
 }
 

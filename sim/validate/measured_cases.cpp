@@ -58,6 +58,7 @@ GroupedTrace group_trace(const MeasuredTrace& trace, const Scenario& scenario, c
                                  select.empty() ? "" : ", of the selected placements"));
 
   GroupedTrace grouped;
+  grouped.collective = trace.collective;
   grouped.sizes.assign(sizes.begin(), sizes.end());
   grouped.skipped.assign(skipped.begin(), skipped.end());
   for (const auto& [key, by_bytes] : times) {

@@ -25,6 +25,7 @@ struct GroupedTrace {
   // scenario gives none. Unset when the trace's points carry placements or its header lists no ranks.
   std::optional<RunPlacement> from_header;
   bool placement_from_header = false;
+  Collective collective = Collective::all_reduce;  // the trace's
 };
 
 // Points that carry a placement (ringsim traces) keep it; the others take the scenario's placement,

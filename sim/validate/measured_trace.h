@@ -3,6 +3,8 @@
 // run itself (library version, where each rank ran) where it prints that.
 #pragma once
 
+#include "../rank/collective_catalog.h"
+
 #include "nccl_run_facts.h"
 
 #include <cstdint>
@@ -52,6 +54,8 @@ struct MeasuredTrace {
   // Which part of the file was read, when it holds several runs: "all_reduce_perf (lines 40 to 112;
   // the log holds 6 runs: ...)"; empty when the file is one run.
   std::string section;
+  // The collective the run measured (nccl-tests: its program); all_reduce for the other formats.
+  Collective collective = Collective::all_reduce;
   std::vector<MeasuredPoint> points;
   // ringsim results: the topology file they were simulated on, as a path from the current directory;
   // empty when the file does not say (measurements, merged sweeps) or for other formats.

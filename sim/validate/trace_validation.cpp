@@ -53,6 +53,7 @@ Scenario scenario_at_trace(const Scenario& scenario, const GroupedTrace& grouped
   simulated.placements.clear();
   for (const auto& measured : grouped.cases) simulated.placements.push_back(measured.placement);
   simulated.algorithms = {validation_algorithm(scenario)};
+  simulated.collectives = {grouped.collective};
   simulated.sizes = grouped.sizes;
   // One timed call per size, no warm-up: the engines are deterministic and every timed call starts after a
   // barrier on an idle network, so the scenario's repeats give the same time to ~1e-15 (a test checks

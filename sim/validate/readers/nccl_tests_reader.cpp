@@ -256,20 +256,25 @@ bool detect_nccl_tests(std::string_view text) {
 
 namespace {
 
-bool is_all_reduce(std::string_view collective) {
-  const auto slash = collective.find_last_of('/');
-  return collective_key(slash == std::string_view::npos ? collective : collective.substr(slash + 1)) == "allreduce";
+// The collective an nccl-tests program name ("all_gather_perf", "./build/alltoall_perf") runs, if ringsim runs it.
+std::optional<Collective> collective_of_program(std::string_view program) {
+  const auto slash = program.find_last_of('/');
+  const std::string key = collective_key(slash == std::string_view::npos ? program : program.substr(slash + 1));
+  for (std::string_view name : kCollectiveNames)
+    if (collective_key(name) == key) return find_collective(name);
+  return std::nullopt;
 }
 
 }  // namespace
 
 MeasuredTrace read_nccl_tests_collective(std::string_view text, const std::string& file, const std::string& collective) {
-  // Only allreduce is simulated: another collective's times, or its busbw (counted with another
-  // factor), compared with an allreduce's would be a wrong answer, not an error.
-  if (!is_all_reduce(collective))
-    throw InputError(fmt::format("{}: --collective {}: ringsim simulates all_reduce only; it cannot compare a run of another "
-                                 "collective", file, collective));
+  // The run is compared with a simulation of the same collective, its sizes and busbw as nccl-tests counts them.
+  const std::optional<Collective> simulated = collective_of_program(collective);
+  if (!simulated)
+    throw InputError(fmt::format("{}: --collective {}: ringsim simulates all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
+                                 "broadcast_perf, reduce_perf, alltoall_perf and sendrecv_perf; it cannot compare another", file, collective));
   MeasuredTrace trace;
+  trace.collective = *simulated;
   trace.format = "nccl-tests";
   trace.time_meaning = "out-of-place time as nccl-tests reports it (average over its iterations)";
   const NcclTestsLog log = clean_nccl_tests_log(text);
