@@ -118,3 +118,19 @@ TEST_CASE("calibrate's software cost fit never goes negative") {
   CHECK(fitted.call_s == 0);
   CHECK(fitted.net_step_s == 0);
 }
+
+TEST_CASE("calibrate's software cost fit takes the simplest of the costs that fit alike") {
+  // One placement (16 ranks on 2 NVLink nodes) runs a tree at small sizes and a ring at large: two
+  // step counts (14 inside and 2 across nodes; 0 and 30), so a cost per call and per network step fits
+  // as well as a step inside nodes and one across them. The call and the network step are written.
+  const SoftwareCostTerms truth{40e-6, 0, 5e-6};
+  std::vector<SoftwareCostSample> samples;
+  for (double zero_cost_s : {20e-6, 60e-6, 90e-6})
+    samples.push_back({zero_cost_s + software_cost_s(truth, {14, 2}), zero_cost_s, {14, 2}});
+  for (double zero_cost_s : {400e-6, 2e-3, 9e-3})
+    samples.push_back({zero_cost_s * 1.001 + software_cost_s(truth, {0, 30}), zero_cost_s, {0, 30}});
+  const SoftwareCostTerms fitted = fit_software_cost_terms(samples);
+  CHECK(fitted.intra_step_s == 0);
+  CHECK(fitted.call_s > 0);
+  CHECK(fitted.net_step_s > 0);
+}

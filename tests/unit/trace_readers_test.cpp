@@ -257,7 +257,7 @@ TEST_CASE("a bad nccl-tests header is one error naming the file and line") {
                bad + ":6: NCCL reports nranks 4 but the header lists 2 ranks (lines 4 to 5)");
 }
 
-TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, and --collective of another collective is refused") {
+TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, --collective another, and one ringsim does not run is refused") {
   TempDir dir;
   std::string gather = output_with({"0 a 0", "1 b 0"});
   gather.replace(gather.find("float     sum"), 13, "float    none");
@@ -268,9 +268,14 @@ TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, an
   CHECK(trace.ranks == 2);
   CHECK(trace.points.size() == 1);
   CHECK(trace.section == "all_reduce_perf (lines 10 to 16; the log holds 2 runs: all_gather_perf, all_reduce_perf)");
-  // Only allreduce is simulated: another collective's run is refused, not compared with an allreduce.
-  CHECK(RINGSIM_ERROR_OF(read_trace(suite, std::nullopt, std::string("all_gather"))) ==
-        suite.string() + ": --collective all_gather: ringsim simulates all_reduce only; it cannot compare a run of another collective");
+  // Another collective's run is read as that collective, to be compared with a simulation of it.
+  const auto all_gather = read_trace(suite, std::nullopt, std::string("all_gather"));
+  CHECK(all_gather.collective == Collective::all_gather);
+  CHECK(all_gather.points.front().line == 8);
+  CHECK(trace.collective == Collective::all_reduce);
+  CHECK(RINGSIM_ERROR_OF(read_trace(suite, std::nullopt, std::string("hypercube_perf"))) ==
+        suite.string() + ": --collective hypercube_perf: ringsim simulates all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
+                         "broadcast_perf, reduce_perf, alltoall_perf and sendrecv_perf; it cannot compare another");
   CHECK(read_trace(suite, std::nullopt, std::string("all_reduce_perf_mpi")).points.front().line == 16);
   // Not named: the command line before each run names it, else the columns tell an allreduce.
   const auto commands = dir.write("commands.txt", "$ mpirun -np 2 ./build/all_gather_perf -b 1M\n" + gather +
@@ -284,8 +289,8 @@ TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, an
         file + ":1: 2 runs of all_reduce_perf in this log (lines 1, 8): keep the one to validate in its own file");
   const auto gather_only = dir.write("gather.txt", "# Collective test starting: all_gather_perf\n" + gather);
   CHECK(RINGSIM_ERROR_OF(read_trace(gather_only, std::nullopt)) ==
-        gather_only.string() + ":2: this log is a run of all_gather_perf, not of all_reduce_perf: ringsim simulates all_reduce "
-                               "only, so it cannot compare it");
+        gather_only.string() + ":2: this log is a run of all_gather_perf, not of all_reduce_perf: give --collective "
+                               "all_gather_perf to compare it");
 }
 
 TEST_CASE("a result row cut by NCCL log lines printed in its middle is joined again") {

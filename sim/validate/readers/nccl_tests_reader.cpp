@@ -164,8 +164,8 @@ const Section& choose_section(const NcclTestsLog& log, const std::vector<Section
     const Section& only = sections.front();
     if (only.program.empty() || collective_key(only.program) == collective_key(wanted)) return only;
     throw_trace_error(file, log.lines[only.anchor].number,
-                      fmt::format("this log is a run of {}, not of {}: ringsim simulates all_reduce only, so it cannot "
-                                  "compare it", only.program, wanted));
+                      fmt::format("this log is a run of {}, not of {}: give --collective {} to compare it", only.program,
+                                  wanted, only.program));
   }
   std::vector<const Section*> named, unnamed;
   for (const Section& section : sections) {
@@ -180,8 +180,8 @@ const Section& choose_section(const NcclTestsLog& log, const std::vector<Section
     listed.push_back(fmt::format("{} at line {}", program_label(section), log.lines[section.anchor].number));
   if (found.empty())
     throw_trace_error(file, log.lines[sections.front().anchor].number,
-                      fmt::format("none of the {} runs in this log is {} ({}): ringsim simulates all_reduce only, so it "
-                                  "cannot compare them", sections.size(), wanted, fmt::join(listed, ", ")));
+                      fmt::format("none of the {} runs in this log is {} ({}): give --collective NAME to compare one of them",
+                                  sections.size(), wanted, fmt::join(listed, ", ")));
   std::vector<int> lines;
   for (const Section* section : found) lines.push_back(log.lines[section->anchor].number);
   throw_trace_error(file, lines.front(),
