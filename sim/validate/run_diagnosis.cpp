@@ -1,6 +1,7 @@
 #include "run_diagnosis.h"
 
 #include "../common/input_error.h"
+#include "../common/statistics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,13 +10,6 @@
 
 namespace ringsim {
 namespace {
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 std::vector<const ComparedSize*> judged_rows(const Validation& validation, std::uint64_t min_bytes) {
   std::vector<const ComparedSize*> rows;
