@@ -44,9 +44,7 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
 std::optional<double> collective_time_s(Collective collective, std::string_view algorithm, int ranks, std::uint64_t bytes,
                                         const CostParameters& c) {
   const CollectiveAlgorithmInfo* info = find_collective_algorithm_info(collective, algorithm);
-  if (info == nullptr || info->method == CollectiveMethod::nccl_ring_all_gather ||
-      info->method == CollectiveMethod::nccl_ring_reduce_scatter)
-    return std::nullopt;
+  if (info == nullptr || is_nccl_method(info->method)) return std::nullopt;
   if (ranks <= 1) return 0.0;  // a local copy
   return method_time(info->method, ranks, static_cast<double>(bytes), c);
 }

@@ -66,6 +66,12 @@ enum class CollectiveMethod {
   nccl_ring_reduce_scatter,  // NCCL's ring: the adding half of nccl_ring's allreduce
 };
 
+// NCCL's rings (nccl_ring_allreduce.cpp): NCCL's time model prices them, not a closed form, and their
+// rings are node-contiguous, so the rank program needs --nodes.
+constexpr bool is_nccl_method(CollectiveMethod method) {
+  return method == CollectiveMethod::nccl_ring_all_gather || method == CollectiveMethod::nccl_ring_reduce_scatter;
+}
+
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
 inline constexpr std::uint64_t kChainSegmentBytes = 1 << 20;
 

@@ -30,8 +30,7 @@ AllreduceAlgorithm find_collective_algorithm(Collective collective, std::string_
   if (collective == Collective::all_reduce) return find_allreduce(name);
   const CollectiveAlgorithmInfo* info = find_collective_algorithm_info(collective, name);
   if (info == nullptr) return {};
-  const bool nccl = info->method == CollectiveMethod::nccl_ring_all_gather || info->method == CollectiveMethod::nccl_ring_reduce_scatter;
-  return {code_of(info->method), true, nccl};  // NCCL's rings are node-contiguous: they need --nodes
+  return {code_of(info->method), true, is_nccl_method(info->method)};
 }
 
 }  // namespace ringsim

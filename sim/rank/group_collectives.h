@@ -17,6 +17,15 @@ struct RankGroup {
   int size() const { return static_cast<int>(ranks.size()); }
 };
 
+class EvenPieces;
+
+// One phase of the ring (ring_schedule.h): N-1 steps of the rank at POSITION, each sending a piece of
+// DATA to SEND_TO and receiving one from RECV_FROM, added into DATA (REDUCE: scatter-reduce, through
+// ctx.scratch) or copied there (allgather). The ring allreduce runs both phases; all-gather and
+// reduce-scatter run one each.
+void ring_phase(float* data, const EvenPieces& pieces, int position, bool reduce, int send_to, int recv_from, int tag,
+                AllreduceContext& ctx);
+
 inline RankGroup whole_communicator(const AllreduceContext& ctx) {
   RankGroup group;
   for (int r = 0; r < ctx.size; ++r) group.ranks.push_back(r);

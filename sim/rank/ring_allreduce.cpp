@@ -9,6 +9,21 @@
 
 namespace ringsim {
 
+void ring_phase(float* data, const EvenPieces& pieces, int position, bool reduce, int send_to, int recv_from, int tag,
+                AllreduceContext& ctx) {
+  const int n = pieces.size();
+  for (int i = 0; i < n - 1; ++i) {
+    const int recv_chunk = ring_recv_chunk(position, i, reduce, n);
+    const Piece recv = pieces[recv_chunk];
+    const Piece send = pieces[ring_send_chunk(position, i, reduce, n)];
+    const double start = MPI_Wtime();
+    ring_step(ctx, reduce ? ctx.scratch : data + recv.start, recv.length, recv_from, data + send.start, send.length, send_to, tag);
+    if (reduce) ctx.kernels.sum_into(data + recv.start, ctx.scratch, recv.length);
+    ctx.log.record({reduce ? StepPhase::scatter_reduce : StepPhase::allgather, i, recv_chunk, recv_from, recv.length * sizeof(float),
+                    start, MPI_Wtime()});
+  }
+}
+
 void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& group, AllreduceContext& ctx) {
   const int n = group.size(), me = group.me;
   if (n == 1) return;
@@ -16,26 +31,8 @@ void ring_allreduce_in_group(float* data, std::size_t count, const RankGroup& gr
   const int send_to = group.ranks[(me + 1) % n];
   const int recv_from = group.ranks[(me - 1 + n) % n];
 
-  for (int i = 0; i < n - 1; ++i) {
-    const int recv_chunk = ring_recv_chunk(me, i, true, n);
-    const int send_chunk = ring_send_chunk(me, i, true, n);
-    const double start = MPI_Wtime();
-    ring_step(ctx, ctx.scratch, seg[recv_chunk].length, recv_from, data + seg[send_chunk].start, seg[send_chunk].length, send_to,
-              kRingScatterTag);
-    ctx.kernels.sum_into(data + seg[recv_chunk].start, ctx.scratch, seg[recv_chunk].length);
-    ctx.log.record({StepPhase::scatter_reduce, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
-                    MPI_Wtime()});
-  }
-
-  for (int i = 0; i < n - 1; ++i) {
-    const int send_chunk = ring_send_chunk(me, i, false, n);
-    const int recv_chunk = ring_recv_chunk(me, i, false, n);
-    const double start = MPI_Wtime();
-    ring_step(ctx, data + seg[recv_chunk].start, seg[recv_chunk].length, recv_from, data + seg[send_chunk].start,
-              seg[send_chunk].length, send_to, kRingGatherTag);
-    ctx.log.record({StepPhase::allgather, i, recv_chunk, recv_from, seg[recv_chunk].length * sizeof(float), start,
-                    MPI_Wtime()});
-  }
+  ring_phase(data, seg, me, true, send_to, recv_from, kRingScatterTag, ctx);
+  ring_phase(data, seg, me, false, send_to, recv_from, kRingGatherTag, ctx);
 }
 
 void ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
