@@ -19,9 +19,11 @@ CC=clang CXX=clang++ RINGSIM_BUILD_DIR="$root/build-sanitize" "$root/tools/build
   -DRINGSIM_WHOLE_PROGRAM_TESTS=OFF
 # Every test but those whose time goes to SimGrid and to the rank program, neither of them sanitized:
 # the whole-program simulation tests are not even built here (RINGSIM_WHOLE_PROGRAM_TESTS=OFF), and the
-# page rendered in Chromium and the Slurm array are left out. They run in the normal pass below; here
-# they would only lengthen the suite (docs/testing.md, "Running the tests").
-unsanitized="^(report:|sweep: a Slurm)"
+# page rendered in Chromium, the Slurm array, every shipped scenario, the corpus' imported topologies, the
+# corpus diagnoses and the sharded sweep are left out: they run in the normal pass below, and here they
+# would add a minute of simulation to the suite (docs/testing.md, "Running the tests"). The sanitized code
+# they reach runs here on smaller inputs: the tesh goldens, the synthetic diagnoses, the sweep's golden.
+unsanitized="^(report:|sweep: a Slurm|sweep: plan, run in shards|cli: every scenario in scenarios/|import: the corpus logs' imported|diagnosis: corpus )"
 (cd "$root/build-sanitize" && ctest -j "$jobs" --output-on-failure --no-tests=error -E "$unsanitized")
 
 echo "== all tests"
