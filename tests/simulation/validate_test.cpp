@@ -681,3 +681,24 @@ TEST_CASE("validate on a suite log reports every collective, then a summary row 
   CHECK(report.at("sizes").size() == rows);
   CHECK(report.at("summary").at("all").at("count") == 8);
 }
+
+TEST_CASE("calibrated on the all-reduce of the 10-node H100 suite at one GPU per node, validate predicts the all-gather at two within 2%") {
+  // calibrate on h100-10x1-suite.txt reads its all_reduce_perf run (the default on a suite) and fits NCCL's
+  // NICs at 0.986 of their payload rate and 116.1 us per call; with that model, h100-10x2-suite.txt's
+  // all_gather_perf run (20 ranks) is 0.6% off from 64 MiB (8 sizes; 2.1% uncalibrated), held within 2%.
+  TempDir dir;
+  const std::string corpus = kRoot + "/validate/traces/nccl-corpus/";
+  const Prediction prediction =
+      calibrate_then_validate(dir, kRoot + "/scenarios/nccl/h100-rails-nccl_ring.json", "--measured " + corpus + "h100-10x1-suite.txt",
+                              "--measured " + corpus + "h100-10x2-suite.txt --collective all_gather_perf --min-bytes 64MiB --tolerance 0.02");
+  CHECK_MESSAGE(prediction.calibrate.out.find("# read from the trace: all_reduce_perf (lines 3 to 39;") != std::string::npos,
+                prediction.calibrate.out);
+  const double efficiency = prediction.model.at("nic_efficiency").get<double>();
+  CHECK(relative_difference(efficiency, 0.9856) < 0.01);
+  const double call_us = std::stod(prediction.model.at("nccl").at("software").at("call").get<std::string>());
+  CHECK(relative_difference(call_us, 116.1) < 0.03);
+  CHECK(prediction.report.at("sizes").at(0).at("collective") == "all_gather");
+  CHECK(prediction.report.at("sizes").at(0).at("ranks") == 20);
+  CHECK(prediction.report.at("summary").at("judged").at("count") == 8);
+  CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.02);
+}
