@@ -39,8 +39,9 @@ std::optional<std::vector<CaseResult>> run_case_jobs(const std::vector<CaseJob>&
   const auto on_done = [&](std::size_t index, const ChildOutcome& outcome) {
     ++finished;
     const CaseJob& job = jobs[index];
-    std::string name = fmt::format("{} {}", job.spec.placement.label(), job.spec.algorithm);
-    if (!job.sizes.empty() && job.sizes.size() != sizes.size()) name += fmt::format(" ({} of {} sizes)", job.sizes.size(), sizes.size());
+    std::string name = fmt::format("{} {}", job.spec.placement.label(), algorithm_label(job.spec));
+    const std::size_t whole = job.case_sizes != 0 ? job.case_sizes : sizes.size();
+    if (!job.sizes.empty() && job.sizes.size() != whole) name += fmt::format(" ({} of {} sizes)", job.sizes.size(), whole);
     if (outcome.exit_status == 0) {
       try {
         results[index] = read_case_report(job.report, job.spec, sizes_of(job));

@@ -18,6 +18,7 @@ struct CaseJob {
   std::filesystem::path report;
   std::filesystem::path progress;  // rank 0's progress file (progress_meter.h); empty: none
   std::vector<std::uint64_t> sizes;  // the sizes COMMAND simulates when only part of the case's (size_parts.h); empty: all
+  std::size_t case_sizes = 0;  // how many sizes the whole case has, when not those run_case_jobs is given (0)
 };
 
 // Results in job order (each job's sizes: its own, else SIZES), or nullopt after printing each failure with the end of its log.

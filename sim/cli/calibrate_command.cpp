@@ -159,6 +159,9 @@ int calibrate_command(int argc, char** argv) {
   const std::uint64_t min_bytes = args.value("--min-bytes") ? bytes_option("--min-bytes", *args.value("--min-bytes")) : 0;
 
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
+  if (args.value("--collective") == std::optional<std::string>("all"))
+    throw UsageError("ringsim calibrate: --collective all: calibrate fits one run (default all_reduce_perf); ringsim validate "
+                     "--model MODEL.json then compares every run of the suite");
   Platform platform = calibration_platform(scenario);  // before the trace: its errors come first
   const TraceInput input = read_trace_input(args, scenario, "calibrate");
   if (input.trace.collective != Collective::all_reduce)

@@ -7,10 +7,11 @@
 
 namespace ringsim {
 
-TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command) {
+TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command,
+                            const std::optional<std::string>& collective) {
   const auto file = args.value("--measured");
   if (!file) throw UsageError(fmt::format("ringsim {}: --measured TRACE is required", command));
-  TraceInput input{*file, read_trace(*file, args.value("--format"), args.value("--collective")), {}};
+  TraceInput input{*file, read_trace(*file, args.value("--format"), collective ? collective : args.value("--collective")), {}};
   if (!args.value("--select")) check_results_agree_with_scenario(input.trace, *file, scenario);
   std::optional<int> ranks;
   if (auto text = args.value("--ranks")) ranks = positive_int_option("--ranks", *text);

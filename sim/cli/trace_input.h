@@ -12,7 +12,9 @@ namespace ringsim {
 // which run was read is one stdout line when the log holds several.
 // Throws UsageError when --measured is missing, InputError for unreadable or mismatched traces.
 // IMB traces hold several process counts: without --ranks, the scenario placement's count is used.
-TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command);
+// COLLECTIVE, when given, is read instead of --collective's (a suite's runs one by one).
+TraceInput read_trace_input(const ParsedArguments& args, const Scenario& scenario, const std::string& command,
+                            const std::optional<std::string>& collective = std::nullopt);
 
 // Every placement read must fit LAYOUT (the scenario's topology, with what the log filled in): InputError
 // naming the trace otherwise.

@@ -5,6 +5,7 @@
 #include "../common/units.h"
 #include "../results/results_output.h"
 #include "../validate/regime_verdict.h"
+#include "../validate/suite_validation.h"
 #include "../validate/trace_validation.h"
 #include "command_line.h"
 #include "diagnosis_output.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ringsim {
 namespace {
@@ -49,10 +51,15 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --min-bytes SIZE   sizes below are reported but not judged (default 0)
   --select LIST      ringsim traces: only these placements, e.g. 4-2-2/cyclic,4-3-1/cyclic
   --ranks N          IMB: the process count to compare (default: the scenario placement's rank count)
-  --collective NAME  nccl-tests: the run to read from a log of several (default all_reduce_perf): all_gather_perf,
+  --collective NAME  nccl-tests: the run to read from a log of several: all_reduce_perf, all_gather_perf,
                      reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf is
                      compared with a simulation of that collective by the scenario's algorithm (e.g. nccl,
-                     nccl_ring, ring, pairwise), sizes and busbw as nccl-tests counts them
+                     nccl_ring, ring, pairwise), sizes and busbw as nccl-tests counts them. Without it (or
+                     with "all"), every run of a suite log is compared, one report after the other, all
+                     simulated as one pool of cases, then a summary table per collective; a collective the
+                     scenario's algorithm has no version of is simulated by nccl (NCCL's choice) for NCCL's
+                     algorithms, else reported as not simulated, with the reason. NCCL's facts are learned
+                     from the all_reduce_perf run (else the first). A log of one run is read as before
   --model FILE       model keys merged over the scenario's (e.g. from ringsim calibrate)
   --json FILE        write the comparison as JSON
   --jobs N           simulations at once (default: the number of cores); each size is simulated once,
@@ -150,6 +157,14 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
              validation.judged.median_abs_error * 100, validation.pass ? "within" : "exceeds", options.tolerance * 100);
 }
 
+nlohmann::json trace_json(const TraceInput& input) {
+  nlohmann::json trace = {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}};
+  if (input.trace.run && input.trace.run->library_version)
+    trace["library"] = {{"name", input.trace.run->library}, {"version", *input.trace.run->library_version}};
+  if (input.grouped.placement_from_header) trace["inferred_placement"] = input.grouped.from_header->placement->label();
+  return trace;
+}
+
 nlohmann::json validation_json(const Validation& validation, const Scenario& scenario, const TraceInput& input,
                                const ValidationOptions& options) {
   nlohmann::json rows = nlohmann::json::array();
@@ -167,10 +182,6 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
       if (input.trace.collective != Collective::all_reduce)
         rows.back()["collective"] = std::string(collective_name(input.trace.collective));
     }
-  nlohmann::json trace = {{"file", input.file}, {"format", input.trace.format}, {"summary", input.trace.summary()}};
-  if (input.trace.run && input.trace.run->library_version)
-    trace["library"] = {{"name", input.trace.run->library}, {"version", *input.trace.run->library_version}};
-  if (input.grouped.placement_from_header) trace["inferred_placement"] = input.grouped.from_header->placement->label();
   nlohmann::json regimes = nlohmann::json::array();
   for (const RegimeSplit& regime : validation.regimes)
     regimes.push_back({{"case", regime.case_label},
@@ -187,7 +198,7 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
     summary["nccl_model"] = {{"all", summary_json(*validation.nccl_model_all)}, {"judged", summary_json(*validation.nccl_model_judged)}};
   return {{"kind", "validation"},
           {"scenario", scenario.name},
-          {"trace", trace},
+          {"trace", trace_json(input)},
           {"model", scenario.model.to_json()},
           {"tolerance", options.tolerance},
           {"min_bytes", options.min_bytes},
@@ -215,6 +226,153 @@ int explain_run(const Scenario& scenario, const Platform& platform, const TraceI
   return validation.pass ? 0 : 1;
 }
 
+// The suite's runs read one by one (each prints which it read); a program ringsim does not simulate is
+// kept, not read.
+std::vector<SuiteRun> read_suite(const ParsedArguments& args, const Scenario& scenario, const std::vector<std::string>& programs) {
+  std::vector<SuiteRun> runs;
+  for (const std::string& program : programs) {
+    SuiteRun run{program, nccl_tests_collective(program), std::nullopt, "", "", std::nullopt};
+    if (run.collective) run.input = read_trace_input(args, scenario, "validate", program);
+    else run.not_simulated = fmt::format("ringsim simulates none of {}'s collective", program);
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The run NCCL's facts are learned from (its placement, version, algorithm): all_reduce_perf's, else the first read.
+const TraceInput& primary_input(const std::vector<SuiteRun>& runs) {
+  const SuiteRun* primary = nullptr;
+  for (const SuiteRun& run : runs)
+    if (run.input && (primary == nullptr || (run.collective == Collective::all_reduce && primary->collective != Collective::all_reduce)))
+      primary = &run;
+  if (primary == nullptr) throw InputError("the suite holds no run of a collective ringsim simulates");
+  return *primary->input;
+}
+
+// The closing table: per collective, the algorithm, the median |error| over all sizes and from --min-bytes
+// with the geometric-mean error there, and the verdict; then the suite's verdict.
+void print_suite_summary(const std::vector<SuiteRun>& runs, const ValidationOptions& options) {
+  const std::string judged = fmt::format(">= {}", format_bytes(options.min_bytes));
+  fmt::print("# suite: median |error| per collective over all sizes and sizes {}, geometric-mean error of the latter\n", judged);
+  fmt::print("#{:>15} {:>10} {:>6} {:>10} {:>10} {:>10}  {}\n", "collective", "algorithm", "sizes", "all sizes", judged, "geomean",
+             "verdict");
+  std::vector<std::string> failed;
+  std::size_t simulated = 0;
+  for (const SuiteRun& run : runs) {
+    const std::string name = run.collective ? std::string(collective_name(*run.collective)) : run.program;
+    if (!run.validation) {
+      fmt::print(" {:>15} {:>10} {:>6} {:>10} {:>10} {:>10}  not simulated: {}\n", name, "-", "-", "-", "-", "-", run.not_simulated);
+      continue;
+    }
+    const Validation& validation = *run.validation;
+    ++simulated;
+    if (!validation.pass) failed.push_back(name);
+    fmt::print(" {:>15} {:>10} {:>6} {:>9.1f}% {:>9.1f}% {:>+9.1f}%  {}\n", name, run.algorithm, validation.all.count,
+               validation.all.median_abs_error * 100, validation.judged.median_abs_error * 100,
+               validation.judged.geomean_error * 100, validation.pass ? "PASS" : "FAIL");
+  }
+  if (simulated == 0) return fmt::print("# FAIL: no collective of the suite is simulated\n");
+  if (failed.empty())
+    return fmt::print("# PASS: every simulated collective within the tolerance {:.1f}% ({} of {} simulated)\n",
+                      options.tolerance * 100, simulated, runs.size());
+  fmt::print("# FAIL: {} {} the tolerance {:.1f}% ({} of {} simulated)\n", fmt::join(failed, ", "),
+             failed.size() == 1 ? "exceeds" : "exceed", options.tolerance * 100, simulated, runs.size());
+}
+
+// validate's document for a suite: every simulated run's rows and regimes, each with its "collective",
+// a "collectives" entry per run (its summary and verdict, or why it was not simulated), and the summary
+// over every compared size.
+nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& scenario, const TraceInput& primary,
+                          const ValidationOptions& options) {
+  nlohmann::json rows = nlohmann::json::array(), regimes = nlohmann::json::array(), collectives = nlohmann::json::array();
+  std::vector<ComparedSize> every_size;
+  for (const SuiteRun& run : runs) {
+    nlohmann::json entry = {{"program", run.program}, {"simulated", run.validation.has_value()}};
+    if (run.collective) entry["collective"] = std::string(collective_name(*run.collective));
+    if (!run.validation) {
+      entry["reason"] = run.not_simulated;
+      collectives.push_back(entry);
+      continue;
+    }
+    const nlohmann::json one = validation_json(*run.validation, scenario, *run.input, options);
+    for (nlohmann::json row : one.at("sizes")) {
+      row["collective"] = entry["collective"];
+      rows.push_back(row);
+    }
+    for (nlohmann::json regime : one.at("regimes")) {
+      regime["collective"] = entry["collective"];
+      regimes.push_back(regime);
+    }
+    entry["algorithm"] = run.algorithm;
+    entry["summary"] = one.at("summary");
+    entry["pass"] = run.validation->pass;
+    collectives.push_back(entry);
+    for (const ComparedCase& compared : run.validation->cases) every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
+  }
+  return {{"kind", "validation"},
+          {"scenario", scenario.name},
+          {"trace", trace_json(primary)},
+          {"model", scenario.model.to_json()},
+          {"tolerance", options.tolerance},
+          {"min_bytes", options.min_bytes},
+          {"sizes", rows},
+          {"summary", {{"all", summary_json(summarize(every_size, 0))}, {"judged", summary_json(summarize(every_size, options.min_bytes))}}},
+          {"regimes", regimes},
+          {"collectives", collectives},
+          {"pass", suite_passes(runs)}};
+}
+
+// Every run of a suite log: read, learned from, simulated as one pool, reported one after the other,
+// then the summary table.
+int validate_suite_log(Scenario scenario, Platform platform, const std::vector<std::string>& programs,
+                       const ValidationOptions& options, const ParsedArguments& args) {
+  std::vector<SuiteRun> runs = read_suite(args, scenario, programs);
+  const TraceInput& primary = primary_input(runs);
+  print_placement_source(primary, scenario, options.quiet);
+  adopt_log_topology_facts(platform, primary);
+  for (const SuiteRun& run : runs)
+    if (run.input) check_trace_placements_fit(*run.input, scenario, platform.layout);
+  learn_trace_nccl_run(scenario, primary, platform);
+  note_tree_signature(scenario, primary, platform);
+  const std::string algorithm = validation_algorithm(scenario);
+  for (SuiteRun& run : runs) {
+    if (!run.input) continue;
+    if (!options.quiet) fmt::print(stderr, "ringsim: read {}\n", run.input->trace.summary());
+    if (auto chosen = suite_algorithm(algorithm, *run.collective, run.not_simulated)) run.algorithm = *chosen;
+  }
+  if (!validate_suite(scenario, platform, runs, options)) return 1;
+  const bool model_given = args.value("--model").has_value();
+  for (const SuiteRun& run : runs) {
+    if (!run.validation) {
+      fmt::print("# {}: not simulated: {}\n\n", run.program, run.not_simulated);
+      continue;
+    }
+    fmt::print("# {}, simulated by {}:\n", run.program, run.algorithm);
+    print_validation(*run.validation, scenario, *run.input, options, model_given);
+    fmt::print("\n");
+  }
+  print_suite_summary(runs, options);
+  if (auto json = args.value("--json")) write_file_atomically(*json, suite_json(runs, scenario, primary, options).dump(2) + "\n");
+  return suite_passes(runs) ? 0 : 1;
+}
+
+// The programs of the suite log to compare one after the other: with --collective all, or none on a log of
+// several runs; empty for one run (read as before) or --explain (which diagnoses one run).
+std::vector<std::string> suite_programs_to_compare(const ParsedArguments& args) {
+  const auto collective = args.value("--collective");
+  const bool all = collective == std::optional<std::string>("all");
+  if (args.has("--explain")) {
+    if (all) throw UsageError("ringsim validate: --explain diagnoses one run: give --collective NAME, not all");
+    return {};
+  }
+  const auto file = args.value("--measured");
+  if ((collective && !all) || !file) return {};
+  std::vector<std::string> programs = suite_programs(*file, args.value("--format"));
+  if (all && programs.empty())
+    throw InputError(fmt::format("{}: --collective all reads the runs of an nccl-tests log; this trace is not one", *file));
+  return programs.size() > 1 ? programs : std::vector<std::string>{};
+}
+
 }  // namespace
 
 int validate_command(int argc, char** argv) {
@@ -237,7 +395,12 @@ int validate_command(int argc, char** argv) {
   Scenario scenario = load_scenario(args.positional[0], PlacementsKey::optional);
   if (auto model = args.value("--model")) scenario.model = load_model_file(*model, scenario.model);
   Platform platform = load_platform(scenario.topology);
-  const TraceInput input = read_trace_input(args, scenario, "validate");
+  const std::vector<std::string> suite = suite_programs_to_compare(args);
+  if (!suite.empty()) return validate_suite_log(std::move(scenario), std::move(platform), suite, options, args);
+  // --collective all on a log of one run reads that run.
+  std::optional<std::string> collective;
+  if (args.value("--collective") == std::optional<std::string>("all")) collective = suite_programs(*args.value("--measured"), args.value("--format")).front();
+  const TraceInput input = read_trace_input(args, scenario, "validate", collective);
   print_placement_source(input, scenario, options.quiet);
   adopt_log_topology_facts(platform, input);
   check_trace_placements_fit(input, scenario, platform.layout);

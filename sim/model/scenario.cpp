@@ -88,10 +88,7 @@ std::vector<std::string> read_algorithms(JsonObjectReader& top) {
   return names;
 }
 
-namespace {
-
-// The names ALGORITHM may run under COLLECTIVE, for the message that refuses another.
-std::string algorithms_of(Collective collective) {
+std::string collective_algorithms_text(Collective collective) {
   std::vector<std::string_view> names;
   if (collective == Collective::all_reduce)
     for (const auto& info : kAlgorithmCatalog) names.push_back(info.name);
@@ -100,12 +97,10 @@ std::string algorithms_of(Collective collective) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-bool runs(std::string_view algorithm, Collective collective) {
+bool runs_collective(std::string_view algorithm, Collective collective) {
   if (collective == Collective::all_reduce) return find_algorithm_info(algorithm) != nullptr;
   return find_collective_algorithm_info(collective, algorithm) != nullptr;
 }
-
-}  // namespace
 
 std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vector<std::string>& algorithms) {
   std::vector<Collective> collectives;
@@ -128,10 +123,10 @@ std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vecto
   const bool algorithms_named = top.optional_value("algorithms") != nullptr;
   for (std::size_t i = 0; i < algorithms.size(); ++i)
     for (std::size_t k = 0; k < collectives.size(); ++k)
-      if (const Collective collective = collectives[k]; !runs(algorithms[i], collective))
+      if (const Collective collective = collectives[k]; !runs_collective(algorithms[i], collective))
         throw_input_error(top.file(), algorithms_named ? top.path_of("algorithms", i) : top.path_of("collectives", k),
                           fmt::format("algorithm {} has no version for collective {} (its algorithms: {})", algorithms[i],
-                                      collective_name(collective), algorithms_of(collective)));
+                                      collective_name(collective), collective_algorithms_text(collective)));
   return collectives;
 }
 

@@ -58,6 +58,10 @@ std::vector<std::string> read_algorithms(JsonObjectReader& top);
 // "collectives": nccl-tests' names, each once; [all_reduce] when absent. Every one of ALGORITHMS
 // (read before, at /algorithms) must have a version for every collective named.
 std::vector<Collective> read_collectives(JsonObjectReader& top, const std::vector<std::string>& algorithms);
+// Whether ALGORITHM (a name of the catalog) has a version for COLLECTIVE, and the names that have one
+// ("pairwise, linear"), for messages that refuse another.
+bool runs_collective(std::string_view algorithm, Collective collective);
+std::string collective_algorithms_text(Collective collective);
 // "variants": [{"name", "model"}], each model over BASE; empty when absent.
 std::vector<ScenarioVariant> read_variants(JsonObjectReader& top, const ModelSettings& base);
 

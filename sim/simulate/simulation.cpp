@@ -36,15 +36,17 @@ std::size_t parts_per_case(std::size_t cases, const SimulationOptions& options, 
   return (static_cast<std::size_t>(parallel) + cases - 1) / cases;
 }
 
+std::size_t cases_of(const Scenario& scenario) {
+  return scenario.placements.size() * scenario.algorithms.size() * scenario.collectives.size();
+}
+
 // Every placement x algorithm x collective of PLAN's scenario, in that order, each planned under the part of PLAN
-// its algorithm runs under (variant_plan.h) on that part's platform file, its sizes split into parts.
+// its algorithm runs under (variant_plan.h) on that part's platform file, its sizes split into PARTS.
 PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform_files, const ClusterLayout& layout,
-                          const SmpiTools& tools, const std::filesystem::path& work, bool record_events,
-                          const SimulationOptions& options) {
+                          const SmpiTools& tools, const std::filesystem::path& work, bool record_events, std::size_t parts) {
   PreparedJobs prepared_jobs;
   const Scenario& scenario = plan.scenario;
-  prepared_jobs.cases = scenario.placements.size() * scenario.algorithms.size() * scenario.collectives.size();
-  const std::size_t parts = parts_per_case(prepared_jobs.cases, options, record_events);
+  prepared_jobs.cases = cases_of(scenario);
   std::size_t case_index = 0;
   for (std::size_t p = 0; p < scenario.placements.size(); ++p)
     for (const auto& algorithm : scenario.algorithms)
@@ -57,7 +59,8 @@ PreparedJobs prepare_jobs(const VariantPlan& plan, const PlatformFiles& platform
           sized.sizes = sizes;
           const auto case_dir = work / case_directory_name(prepared_jobs.jobs.size(), spec);
           const PreparedCase prepared = prepare_case(sized, platform_files.of(plan, algorithm), spec, case_dir, tools, record_events);
-          prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress, split.size() > 1 ? sizes : std::vector<std::uint64_t>{}});
+          prepared_jobs.jobs.push_back({spec, prepared.command, prepared.report, prepared.progress,
+                                        split.size() > 1 ? sizes : std::vector<std::uint64_t>{}, part.scenario.sizes.size()});
           prepared_jobs.events_files.push_back(prepared.events);
           prepared_jobs.case_of_job.push_back(case_index);
         }
@@ -157,7 +160,8 @@ std::optional<std::vector<CaseResult>> simulate_variant(const VariantPlan& plan,
   const PlatformFiles platform_files = platform_files_of(plan, platform, work.path());
   // Events are recorded for --out, and for --timeline even without it (then in the temporary directory).
   const bool record_events = options.keep_dir.has_value() || timeline_file.has_value();
-  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work.path(), record_events, options);
+  const PreparedJobs prepared = prepare_jobs(plan, platform_files, platform.layout, tools, work.path(), record_events,
+                                             parts_per_case(cases_of(scenario), options, record_events));
   if (!options.quiet)
     fmt::print(stderr, "ringsim: simulating {} — {} {}, {} {}{}, {} at a time\n", scenario.name, prepared.cases,
                plural(prepared.cases, "case", "cases"), scenario.sizes.size(), plural(scenario.sizes.size(), "size", "sizes"),
@@ -183,9 +187,7 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
     const PlatformFiles files = platform_files_of(plans[v], platforms[v], dir);
     first_job.push_back(jobs.size());
     // Each case whole: the plans' cases are the pool's parallelism, and results map to cases one to one.
-    SimulationOptions whole = options;
-    whole.split_sizes = false;
-    for (CaseJob& job : prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, whole).jobs) jobs.push_back(std::move(job));
+    for (CaseJob& job : prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, 1).jobs) jobs.push_back(std::move(job));
   }
   first_job.push_back(jobs.size());
   // Every plan is simulated at the first plan's sizes (they share them).
@@ -198,6 +200,47 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
     add_cost_models_by_part(by_plan.back(), plans[v]);
   }
   return by_plan;
+}
+
+std::optional<std::vector<std::vector<CaseResult>>> simulate_scenarios_together(const std::vector<Scenario>& scenarios,
+                                                                                const Platform& platform,
+                                                                                const SimulationOptions& options) {
+  std::vector<VariantPlan> plans;
+  std::size_t cases = 0;
+  for (const Scenario& scenario : scenarios) {
+    check_simulated_sizes(scenario);
+    plans.push_back(plan_variant(scenario, platform, scenario.file.string()));
+    cases += cases_of(scenario);
+  }
+  const SmpiTools tools = find_smpi_tools();
+  WorkDirectory work(options.keep_dir);
+  const std::size_t parts = parts_per_case(cases, options, false);
+  std::vector<PreparedJobs> prepared;
+  std::vector<CaseJob> jobs;
+  for (std::size_t s = 0; s < plans.size(); ++s) {
+    const auto dir = work.path() / fmt::format("scenario{:02}", s);
+    std::filesystem::create_directories(dir);
+    prepared.push_back(prepare_jobs(plans[s], platform_files_of(plans[s], platform, dir), platform.layout, tools, dir, false, parts));
+    for (CaseJob job : prepared.back().jobs) {  // each job names its sizes: the scenarios' differ
+      if (job.sizes.empty()) job.sizes = plans[s].scenario.sizes;
+      jobs.push_back(std::move(job));
+    }
+  }
+  if (!options.quiet)
+    fmt::print(stderr, "ringsim: simulating {} scenarios — {} {} in {} parts, {} at a time\n", scenarios.size(), cases,
+               plural(cases, "case", "cases"), jobs.size(), options.jobs);
+  auto results = run_case_jobs(jobs, {}, options.jobs, options.quiet, "simulated");
+  if (!results) return std::nullopt;
+  std::vector<std::vector<CaseResult>> by_scenario;
+  auto next = results->begin();
+  for (std::size_t s = 0; s < plans.size(); ++s) {
+    const auto count = static_cast<std::ptrdiff_t>(prepared[s].jobs.size());
+    std::vector<CaseResult> mine(std::make_move_iterator(next), std::make_move_iterator(next + count));
+    next += count;
+    by_scenario.push_back(joined_cases(std::move(mine), prepared[s], plans[s].scenario.sizes));
+    add_cost_models_by_part(by_scenario.back(), plans[s]);
+  }
+  return by_scenario;
 }
 
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,

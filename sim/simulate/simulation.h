@@ -43,6 +43,14 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
                                                                                const std::vector<Platform>& platforms,
                                                                                const SimulationOptions& options);
 
+// Several scenarios on one platform, each with its own placements, algorithms, collectives and sizes
+// (e.g. a suite's collectives, each at its run's sizes), planned first and simulated as one pool of
+// cases `jobs` at a time, sizes split as OPTIONS says: results per scenario, in SCENARIOS' order;
+// nullopt when a case failed.
+std::optional<std::vector<std::vector<CaseResult>>> simulate_scenarios_together(const std::vector<Scenario>& scenarios,
+                                                                                const Platform& platform,
+                                                                                const SimulationOptions& options);
+
 // The platform SimGrid loads for PLAN: the topology as its model shapes it, planned into DIR/platform-plan.json
 // (compact topologies), or the SimGrid XML as written.
 std::filesystem::path platform_file_of(const VariantPlan& plan, const Platform& platform, const std::filesystem::path& dir);

@@ -62,6 +62,14 @@ MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<
                                fmt::join(names, ", ")));
 }
 
+std::vector<std::string> suite_programs(const std::filesystem::path& file, const std::optional<std::string>& format) {
+  const std::string text = read_input_file(file);
+  for (const auto& reader : trace_readers())
+    if (format ? reader.name == *format : reader.detect(text))
+      return reader.name == "nccl-tests" ? nccl_tests_programs(text) : std::vector<std::string>{};
+  return {};
+}
+
 std::vector<std::string> MeasuredRun::hosts() const {
   std::vector<std::string> hosts;
   for (const auto& rank : ranks)

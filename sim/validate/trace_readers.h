@@ -32,12 +32,22 @@ const std::vector<TraceReader>& trace_readers();
 MeasuredTrace read_trace(const std::filesystem::path& file, const std::optional<std::string>& format,
                          const std::optional<std::string>& collective = std::nullopt);
 
+// The nccl-tests programs whose runs FILE holds, in log order, each once ("all_reduce_perf", "all_gather_perf",
+// ...; an unnamed run whose rows read as an all-reduce's is all_reduce_perf), when FILE reads as an nccl-tests
+// log (FORMAT, else detected); empty for another format. Throws InputError when FILE cannot be read.
+std::vector<std::string> suite_programs(const std::filesystem::path& file, const std::optional<std::string>& format);
+
+// The collective an nccl-tests program ("all_gather_perf", "./build/alltoall_perf_mpi") runs; nullopt for
+// one ringsim does not simulate (gather_perf, hypercube_perf).
+std::optional<Collective> nccl_tests_collective(std::string_view program);
+
 // The readers, defined in readers/*.cpp.
 bool detect_ringsim_results(std::string_view text);
 MeasuredTrace read_ringsim_results(std::string_view text, const std::string& file);
 bool detect_nccl_tests(std::string_view text);
 MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file);
 MeasuredTrace read_nccl_tests_collective(std::string_view text, const std::string& file, const std::string& collective);
+std::vector<std::string> nccl_tests_programs(std::string_view text);
 bool detect_osu(std::string_view text);
 MeasuredTrace read_osu(std::string_view text, const std::string& file);
 bool detect_imb(std::string_view text);

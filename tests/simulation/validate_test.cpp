@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-
+#include <cstdio>
 #include <sstream>
 
 using namespace ringsim::testing;
@@ -332,8 +332,13 @@ TEST_CASE("validate takes the algorithm, protocol and channels NCCL's log names 
   const auto report = read_json(json);
   CHECK(report.at("model").at("nccl").at("channels") == 4);
   CHECK(report.at("model").at("nccl").at("protocol") == "Simple");
-  REQUIRE(report.at("sizes").size() == 1);
-  CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(12000e-6));
+  // Both runs are compared (a suite), each learned from the all_reduce_perf run's lines.
+  REQUIRE(report.at("sizes").size() == 2);
+  CHECK(report.at("sizes").at(0).at("collective") == "all_gather");
+  CHECK(report.at("sizes").at(0).at("measured_s").get<double>() == doctest::Approx(20000e-6));
+  CHECK(report.at("sizes").at(1).at("collective") == "all_reduce");
+  CHECK(report.at("sizes").at(1).at("measured_s").get<double>() == doctest::Approx(12000e-6));
+  CHECK(run.out.find("# 4-4 block all_gather nccl_ring, 8 ranks") != std::string::npos);
 }
 
 TEST_CASE("validate warns where NCCL's hops between nodes contradict the topology's transport or GPUDirect RDMA") {
@@ -600,4 +605,100 @@ TEST_CASE("validate compares the 10-node H100 suite's all-gather and reduce-scat
     CHECK(row.at("measured_busbw_GBps").get<double>() ==
           doctest::Approx(row.at("bytes").get<double>() / row.at("measured_s").get<double>() / 1e9 * 9 / 10));
   }
+}
+
+namespace {
+
+// The all_reduce_perf and all_gather_perf runs of the 10-node H100 suite at one GPU per node, each cut
+// to its sizes up to 256 MiB: a suite of two collectives that simulates in seconds.
+std::string two_run_suite() {
+  std::istringstream log(read_text(kRoot + "/validate/traces/nccl-corpus/h100-10x1-suite.txt"));
+  std::string text, line;
+  while (std::getline(log, line)) {
+    std::istringstream words(line);
+    std::uint64_t bytes = 0;
+    if (!line.empty() && line.front() != '#' && (words >> bytes) && bytes > (256u << 20)) continue;
+    text += line + "\n";
+    if (line.starts_with("# Collective test concluded: all_gather_perf")) break;
+  }
+  return text;
+}
+
+double relative_difference(double a, double b) { return std::abs(a / b - 1); }
+
+}  // namespace
+
+TEST_CASE("validate on a suite log reports every collective, then a summary row each, with the numbers of one run per collective") {
+  // Suite mode against validate --collective X of each run: the same sizes, simulated times (up to the
+  // last bits a split of the sizes moves), summaries and verdicts; rows carry "collective".
+  TempDir dir;
+  const auto trace = dir.write("suite.txt", two_run_suite());
+  const std::string validate = "validate " + kRoot + "/scenarios/nccl/h100-rails-nccl_ring.json --measured " + trace.string() +
+                               " --min-bytes 64MiB --tolerance 0.5 --jobs 2 --quiet --json ";
+  const auto suite = run_ringsim(validate + (dir.path() / "suite.json").string(), dir.path());
+  REQUIRE_MESSAGE(suite.exit_code == 0, std::string(suite.out + suite.err));
+  const auto report = read_json(dir.path() / "suite.json");
+  CHECK(suite.out.find("# all_reduce_perf, simulated by nccl_ring:\n") != std::string::npos);
+  CHECK(suite.out.find("# all_gather_perf, simulated by nccl_ring:\n") != std::string::npos);
+  CHECK(suite.out.find("# suite: median |error| per collective over all sizes and sizes >= 64MiB") != std::string::npos);
+  CHECK(suite.out.find("# PASS: every simulated collective within the tolerance 50.0% (2 of 2 simulated)") != std::string::npos);
+  REQUIRE(report.at("collectives").size() == 2);
+  std::size_t rows = 0, index = 0;
+  for (const char* collective : {"all_reduce", "all_gather"}) {
+    CAPTURE(collective);
+    const auto single_json = dir.path() / (std::string(collective) + ".json");
+    const auto single = run_ringsim(validate + single_json.string() + " --collective " + collective + "_perf", dir.path());
+    REQUIRE_MESSAGE(single.exit_code == 0, std::string(single.out + single.err));
+    const auto alone = read_json(single_json);
+    const auto& entry = report.at("collectives").at(index++);
+    CHECK(entry.at("collective") == collective);
+    CHECK(entry.at("algorithm") == "nccl_ring");
+    CHECK(entry.at("pass") == alone.at("pass"));
+    for (const char* part : {"all", "judged"}) {
+      const auto& mine = entry.at("summary").at(part);
+      const auto& theirs = alone.at("summary").at(part);
+      CHECK(mine.at("count") == theirs.at("count"));
+      const double median = mine.at("median_abs_error").get<double>(), alone_median = theirs.at("median_abs_error").get<double>();
+      CHECK(relative_difference(median, alone_median) < 1e-6);
+    }
+    const auto& judged = entry.at("summary").at("judged");
+    char line[160];
+    std::snprintf(line, sizeof line, " %15s %10s %6d %9.1f%% %9.1f%% %+9.1f%%  PASS\n", collective, "nccl_ring",
+                  entry.at("summary").at("all").at("count").get<int>(),
+                  entry.at("summary").at("all").at("median_abs_error").get<double>() * 100,
+                  judged.at("median_abs_error").get<double>() * 100, judged.at("geomean_error").get<double>() * 100);
+    CHECK_MESSAGE(suite.out.find(line) != std::string::npos, suite.out);
+    for (const auto& row : alone.at("sizes")) {
+      const auto& suite_row = report.at("sizes").at(rows++);
+      CHECK(suite_row.at("collective") == collective);
+      CHECK(suite_row.at("bytes") == row.at("bytes"));
+      CHECK(suite_row.at("measured_s") == row.at("measured_s"));
+      const double simulated = suite_row.at("simulated_s").get<double>(), alone_simulated = row.at("simulated_s").get<double>();
+      CHECK(relative_difference(simulated, alone_simulated) < 1e-6);
+    }
+  }
+  CHECK(rows == 8);  // 4 sizes of each run, 32 to 256 MiB
+  CHECK(report.at("sizes").size() == rows);
+  CHECK(report.at("summary").at("all").at("count") == 8);
+}
+
+TEST_CASE("calibrated on the all-reduce of the 10-node H100 suite at one GPU per node, validate predicts the all-gather at two within 2%") {
+  // calibrate on h100-10x1-suite.txt reads its all_reduce_perf run (the default on a suite) and fits NCCL's
+  // NICs at 0.986 of their payload rate and 116.1 us per call; with that model, h100-10x2-suite.txt's
+  // all_gather_perf run (20 ranks) is 0.6% off from 64 MiB (8 sizes; 2.1% uncalibrated), held within 2%.
+  TempDir dir;
+  const std::string corpus = kRoot + "/validate/traces/nccl-corpus/";
+  const Prediction prediction =
+      calibrate_then_validate(dir, kRoot + "/scenarios/nccl/h100-rails-nccl_ring.json", "--measured " + corpus + "h100-10x1-suite.txt",
+                              "--measured " + corpus + "h100-10x2-suite.txt --collective all_gather_perf --min-bytes 64MiB --tolerance 0.02");
+  CHECK_MESSAGE(prediction.calibrate.out.find("# read from the trace: all_reduce_perf (lines 3 to 39;") != std::string::npos,
+                prediction.calibrate.out);
+  const double efficiency = prediction.model.at("nic_efficiency").get<double>();
+  CHECK(relative_difference(efficiency, 0.9856) < 0.01);
+  const double call_us = std::stod(prediction.model.at("nccl").at("software").at("call").get<std::string>());
+  CHECK(relative_difference(call_us, 116.1) < 0.03);
+  CHECK(prediction.report.at("sizes").at(0).at("collective") == "all_gather");
+  CHECK(prediction.report.at("sizes").at(0).at("ranks") == 20);
+  CHECK(prediction.report.at("summary").at("judged").at("count") == 8);
+  CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.02);
 }

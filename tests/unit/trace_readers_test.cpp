@@ -257,10 +257,20 @@ TEST_CASE("a bad nccl-tests header is one error naming the file and line") {
                bad + ":6: NCCL reports nranks 4 but the header lists 2 ranks (lines 4 to 5)");
 }
 
-TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, --collective another, and one ringsim does not run is refused") {
-  TempDir dir;
+namespace {
+
+// An all_gather_perf run of two ranks (its rows without a reduction), the piece of the suite logs below.
+std::string gather_run() {
   std::string gather = output_with({"0 a 0", "1 b 0"});
   gather.replace(gather.find("float     sum"), 13, "float    none");
+  return gather;
+}
+
+}  // namespace
+
+TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, --collective another, and one ringsim does not run is refused") {
+  TempDir dir;
+  const std::string gather = gather_run();
   const std::string reduce = output_with({"0 a 0", "1 b 0"});
   const auto suite = dir.write("suite.txt", "# Collective test starting: all_gather_perf\n" + gather +
                                                 "# Collective test starting: all_reduce_perf\n" + reduce);
@@ -291,6 +301,25 @@ TEST_CASE("a log of the whole nccl-tests suite gives its all_reduce_perf run, --
   CHECK(RINGSIM_ERROR_OF(read_trace(gather_only, std::nullopt)) ==
         gather_only.string() + ":2: this log is a run of all_gather_perf, not of all_reduce_perf: give --collective "
                                "all_gather_perf to compare it");
+}
+
+TEST_CASE("a suite log's programs are listed in log order, each once, for validate to compare one after the other") {
+  TempDir dir;
+  const std::string gather = gather_run(), reduce = output_with({"0 a 0", "1 b 0"});
+  const auto suite = dir.write("suite.txt", "# Collective test starting: all_gather_perf\n" + gather + "# Collective test starting: "
+                                            "hypercube_perf\n" + gather + "# Collective test starting: all_reduce_perf\n" + reduce);
+  CHECK(suite_programs(suite, std::nullopt) == std::vector<std::string>{"all_gather_perf", "hypercube_perf", "all_reduce_perf"});
+  CHECK(suite_programs(suite, std::string("nccl-tests")).size() == 3);
+  // An unnamed run whose rows read as an all-reduce's is all_reduce_perf; another unnamed run is left out.
+  CHECK(suite_programs(dir.write("unnamed.txt", gather + reduce), std::nullopt) == std::vector<std::string>{"all_reduce_perf"});
+  // A program named twice (all_reduce_perf_mpi is all_reduce_perf's collective) is listed once.
+  const auto twice = dir.write("twice.txt", "# Collective test starting: all_reduce_perf\n" + reduce +
+                                                "# Collective test starting: all_reduce_perf_mpi\n" + reduce);
+  CHECK(suite_programs(twice, std::nullopt) == std::vector<std::string>{"all_reduce_perf"});
+  CHECK(suite_programs(dir.write("one.txt", reduce), std::nullopt) == std::vector<std::string>{"all_reduce_perf"});
+  CHECK(suite_programs(RINGSIM_SOURCE_DIR "/tests/fixtures/traces/osu.txt", std::nullopt).empty());
+  CHECK(nccl_tests_collective("./build/alltoall_perf_mpi") == Collective::alltoall);
+  CHECK(nccl_tests_collective("hypercube_perf") == std::nullopt);
 }
 
 TEST_CASE("a result row cut by NCCL log lines printed in its middle is joined again") {

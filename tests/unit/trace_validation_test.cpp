@@ -1,4 +1,5 @@
 #include "../../sim/validate/regime_verdict.h"
+#include "../../sim/validate/suite_validation.h"
 #include "../../sim/validate/trace_validation.h"
 
 #include <cmath>
@@ -98,4 +99,18 @@ TEST_CASE("each regime's error in one sentence: a per-call latency the simulatio
   CHECK_FALSE(regime_needs_calibration(latency));
   RegimeSplit slow{"4-4 block", "", 8, 1u << 20, 1u << 28, 9, {20e-6, 10e9}, {30e-6, 5e9}};
   CHECK(regime_verdict(slow) == "the simulation charges each call 10 us the run does not pay; the simulated rate is 50% below the measured one");
+}
+
+TEST_CASE("a suite's collective is simulated by the scenario's algorithm, by NCCL's choice for NCCL's, else not, with the reason") {
+  std::string why;
+  CHECK(suite_algorithm("nccl_ring", Collective::all_reduce, why) == std::optional<std::string>("nccl_ring"));
+  CHECK(suite_algorithm("nccl_ring", Collective::all_gather, why) == std::optional<std::string>("nccl_ring"));
+  CHECK(suite_algorithm("ring", Collective::reduce_scatter, why) == std::optional<std::string>("ring"));
+  // NCCL's tree has no all-gather: NCCL's choice (its ring) runs it.
+  CHECK(suite_algorithm("nccl_tree", Collective::all_gather, why) == std::optional<std::string>("nccl"));
+  CHECK(why.empty());
+  CHECK(suite_algorithm("ring", Collective::alltoall, why) == std::nullopt);
+  CHECK(why == "algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear)");
+  CHECK(suite_algorithm("rabenseifner", Collective::all_gather, why) == std::nullopt);
+  CHECK(why == "algorithm rabenseifner has no version for collective all_gather (its algorithms: ring, nccl_ring, nccl)");
 }

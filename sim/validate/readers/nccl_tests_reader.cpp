@@ -320,6 +320,21 @@ MeasuredTrace read_nccl_tests_collective(std::string_view text, const std::strin
   return trace;
 }
 
+std::vector<std::string> nccl_tests_programs(std::string_view text) {
+  const NcclTestsLog log = clean_nccl_tests_log(text);
+  std::vector<std::string> programs;
+  for (const Section& section : sections_of(log)) {
+    std::string program = section.program;
+    if (program.empty() && rows_look_like_all_reduce(log, section)) program = "all_reduce_perf";
+    const auto same = [&](const std::string& seen) { return collective_key(seen) == collective_key(program); };
+    if (section.table != std::string::npos && !program.empty() && std::none_of(programs.begin(), programs.end(), same))
+      programs.push_back(program);
+  }
+  return programs;
+}
+
+std::optional<Collective> nccl_tests_collective(std::string_view program) { return collective_of_program(program); }
+
 MeasuredTrace read_nccl_tests(std::string_view text, const std::string& file) {
   return read_nccl_tests_collective(text, file, "all_reduce_perf");
 }
