@@ -1,7 +1,7 @@
 // Plot e of the report: the ring allreduce taught as its two halves. Its scatter-reduce phase is a
-// reduce-scatter and its allgather phase an all-gather (sim/rank/ring_phase walks both for the three
-// collectives), so a scenario that runs all three by the ring shows the allreduce's time beside its
-// halves' and each half step by step, from the ring's schedule (ring_schedule.h).
+// reduce-scatter and its allgather phase an all-gather (ring_phase, sim/rank/group_collectives.h, walks
+// both for the three collectives), so a scenario that runs all three by the ring shows the allreduce's
+// time beside its halves' and each half step by step, from the ring's schedule (ring_schedule.h).
 #include "plot_style.h"
 #include "report_figures.h"
 
