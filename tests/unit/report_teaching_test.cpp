@@ -1,6 +1,7 @@
 // The report's teaching of allreduce as its halves and the diagnosis' chart, on hand-made inputs.
 #include "../../sim/report/diagnosis_chart.h"
 #include "../../sim/report/report_figures.h"
+#include "../../sim/report/ring_bottlenecks.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
@@ -102,4 +103,21 @@ TEST_CASE("report: the diagnosis' chart reads validate --explain --json and draw
   plain.erase("diagnosis");
   std::ofstream(dir.path() / "plain.json") << plain.dump();
   CHECK(RINGSIM_ERROR_OF(read_diagnosis_chart((dir.path() / "plain.json").string())).find("/diagnosis: missing") != std::string::npos);
+}
+
+TEST_CASE("report: an alltoall case's bottleneck is its busiest NIC, with its pair flows and bytes, in each placement") {
+  json rows = json::array();
+  for (const char* placement : {"4-2-2", "4-3-1"}) {
+    json r = halves_row("alltoall", 16u << 20, 0.030);
+    r["placement"] = placement;
+    r["algorithm"] = "pairwise";
+    rows.push_back(r);
+  }
+  const auto results = ResultsDocument::parse({{"kind", "simulated"}, {"results", rows}}, "r.json");
+  const RingCases cases(RINGSIM_SOURCE_DIR "/topologies/seed-rack.json", results, "r.json");
+  const BottleneckNamer namer = ring_bottleneck_namer(cases);
+  // node0 holds 4 of the 8 ranks in both: 4 x 4 = 16 of the 56 pair flows, 16/8 = 2 S = 32 MiB each way.
+  for (const ResultRow& row : results.rows)
+    CHECK(namer(row) == "the NIC of node0, whose 4 ranks exchange 4x4 = 16 of the 8x7 = 56 pair flows (2.00 buffers each way), "
+                        "32MiB each way");
 }
