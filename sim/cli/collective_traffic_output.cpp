@@ -41,8 +41,8 @@ void print_case(const TrafficCase& c) {
     fmt::print(" {:>24} {:>10} {:>11} {:>6} {:>14.0f} {:>8.3f}\n", link.use.link, link.use.direction, link_class_name(link.link_class),
                link.flows, link.bytes, link.bytes / s);
   for (const LinkTraffic& link : t.busiest)
-    fmt::print("# busiest {}: {} {}, {} flows, {:.3f} S ({})\n", link_class_name(link.link_class), link.use.link, link.use.direction,
-               link.flows, link.bytes / s,
+    fmt::print("# busiest {}: {} {}, {} flow{}, {:.3f} S ({})\n", link_class_name(link.link_class), link.use.link, link.use.direction,
+               link.flows, link.flows == 1 ? "" : "s", link.bytes / s,
                link.contended ? fmt::format("{:.2f} ms at {:g} Gbit/s alone", link.bytes / link.bandwidth_Bps * 1e3, link.bandwidth_Bps * 8 / 1e9)
                               : "non-blocking");
   fmt::print("\n");
