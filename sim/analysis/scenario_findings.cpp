@@ -96,6 +96,10 @@ constexpr std::string_view kAnswer = "Answer, ";
 // What explains that OTHER takes RATIO times BASE's time: their bottlenecks, else their traffic.
 std::string explanation(const CaseResult& other, const CaseResult& base, double ratio, TopologyRoutes* routes,
                         std::uint64_t bytes) {
+  // Two alltoalls: their pair flows per NIC say which NIC limits each and why the placements differ or not.
+  if (other.spec.collective == Collective::alltoall && base.spec.collective == Collective::alltoall && other.ranks > 1 &&
+      base.ranks > 1 && !other.spec.ring.nodes.empty() && !base.spec.ring.nodes.empty())
+    return compare_alltoall_loads(other.spec, case_label(other), base.spec, case_label(base), ratio, bytes);
   const auto words = bottleneck_of(other, routes);
   const auto base_words = bottleneck_of(base, routes);
   if (words && base_words) {
@@ -140,6 +144,32 @@ void add_run_findings(const VariantRun& run, std::uint64_t bytes, std::vector<st
                                      case_label(base), size) +
                          explanation(other, base, ratio, run.routes.get(), bytes));
     }
+}
+
+// The ring allreduce against its halves, when the run holds all three on one placement: the allreduce's
+// scatter-reduce phase is a reduce-scatter and its allgather phase an all-gather (docs/collectives.md).
+void add_halves_findings(const VariantRun& run, std::uint64_t bytes, std::vector<std::string>& findings) {
+  const auto find = [&](const CaseResult& like, Collective collective) -> const CaseResult* {
+    for (const CaseResult& result : run.results)
+      if (result.spec.collective == collective && names_algorithm(result.spec.algorithm, AlgorithmId::ring) &&
+          result.spec.placement.ranks_per_node == like.spec.placement.ranks_per_node && result.spec.placement.order == like.spec.placement.order)
+        return &result;
+    return nullptr;
+  };
+  for (const CaseResult& all_reduce : run.results) {
+    if (all_reduce.spec.collective != Collective::all_reduce || !names_algorithm(all_reduce.spec.algorithm, AlgorithmId::ring)) continue;
+    const CaseResult* scatter = find(all_reduce, Collective::reduce_scatter);
+    const CaseResult* gather = find(all_reduce, Collective::all_gather);
+    if (scatter == nullptr || gather == nullptr) continue;
+    const double whole = time_at(all_reduce, bytes), halves = time_at(*scatter, bytes) + time_at(*gather, bytes);
+    if (whole <= 0 || halves <= 0) continue;
+    findings.push_back(fmt::format("{}{} allreduce at {}: {} against reduce_scatter {} + all_gather {} = {} ({:.3f}x the allreduce): "
+                                   "its scatter-reduce half is the reduce-scatter and its allgather half the all-gather, "
+                                   "(N-1)/N of the buffer each way per rank each.",
+                                   prefix(run), case_label(all_reduce), format_bytes(bytes), format_duration(whole),
+                                   format_duration(time_at(*scatter, bytes)), format_duration(time_at(*gather, bytes)),
+                                   format_duration(halves), halves / whole));
+  }
 }
 
 // A time of NCCL's model or of the simulation, in the unit that reads best: "34.1 us", "3.871 ms".
@@ -206,6 +236,7 @@ std::vector<std::string> scenario_findings(const Scenario& scenario, const std::
   const std::uint64_t bytes = scenario.sizes.back();
   for (const VariantRun& run : runs) {
     add_run_findings(run, bytes, findings);
+    add_halves_findings(run, bytes, findings);
     add_nccl_findings(run, findings);
   }
   if (runs.size() > 1)

@@ -6,15 +6,13 @@
 #include "../common/units.h"
 #include "../results/case_results.h"
 #include "../results/results_output.h"
+#include "collective_traffic_output.h"
 #include "command_line.h"
 #include "commands.h"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <map>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
@@ -24,6 +22,7 @@ namespace {
 
 constexpr const char* kAnalyzeUsage = R"(usage: ringsim analyze TOPOLOGY.json|PLATFORM.xml --placement P [--order block|cyclic|optimized]
                        [--sizes 16MiB,64MiB] [--model MODEL.json] [--json FILE]
+       ringsim analyze SCENARIO.json [--sizes S] [--json FILE]
 
 Embeds the ring of placement P (e.g. 4-3-1; "RxK" stands for K nodes of R ranks, e.g. 1x65536) in
 the topology: the route of every ring edge (rank r to r+1), how many ring edges cross each link in each
@@ -42,6 +41,10 @@ NCCL's own time model of its ring (nccl_ring) for that version, with the protoco
 --order optimized searches the rank order that minimises the predicted time at the largest size
 (local search from the cyclic order and from the hosts grouped by node) and reports its gain over
 block and cyclic order.
+
+On a scenario: for each of its placements, collectives and algorithms, the bytes one call moves over
+each link direction (its point-to-point flows routed under the scenario's model), with the busiest link
+of each role (NIC, intra-node, switch), at the largest of --sizes, else the scenario's largest size.
 )";
 
 std::vector<std::uint64_t> parse_sizes(const std::string& text) {
@@ -164,11 +167,20 @@ int analyze_command(int argc, char** argv) {
     return 0;
   }
   if (args.positional.size() != 1) throw UsageError("ringsim analyze: expected exactly one TOPOLOGY.json");
+  if (auto json = args.value("--json")) check_output_file("--json", *json);
+  if (names_a_scenario(args.positional[0])) {
+    for (const char* option : {"--placement", "--order", "--model"})
+      if (args.value(option))
+        throw UsageError(fmt::format("ringsim analyze: {} does not apply to a scenario (its placements and model are analyzed)", option));
+    std::optional<std::uint64_t> size;
+    if (auto sizes = args.value("--sizes")) size = std::ranges::max(parse_sizes(*sizes));
+    analyze_scenario_traffic(args.positional[0], size, args.value("--json"));
+    return 0;
+  }
   PlacementAnalysisRequest request;
   request.optimized = args.value("--order").value_or("block") == "optimized";
   request.placement = placement_option(args, request.optimized);
   request.sizes = args.value("--sizes") ? parse_sizes(*args.value("--sizes")) : std::vector<std::uint64_t>{64u << 20};
-  if (auto json = args.value("--json")) check_output_file("--json", *json);
 
   request.platform_file = args.positional[0];
   request.model_where = args.value("--model").value_or(request.platform_file);

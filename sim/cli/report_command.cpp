@@ -5,6 +5,7 @@
 #include "../common/json_input.h"
 #include "../common/units.h"
 #include "../model/algorithm_registry.h"
+#include "../report/diagnosis_chart.h"
 #include "../report/report_page.h"
 #include "../report/ring_bottlenecks.h"
 #include "../report/scenario_answer.h"
@@ -28,7 +29,8 @@ namespace ringsim {
 namespace {
 
 constexpr const char* kReportUsage = R"(usage: ringsim report RESULTS.json -o REPORT.html [--size SIZE] [--timeline FILE]
-                      [--topology TOPOLOGY.json]
+                      [--topology TOPOLOGY.json] [--validation VALIDATION.json]
+       ringsim report --validation VALIDATION.json -o REPORT.html
 
 Writes one self-contained HTML page (Plotly.js inlined: it opens without a network) from a results
 JSON written by `ringsim run --json`, `ringsim sweep merge` or `ringsim measure --json`, and prints
@@ -48,6 +50,9 @@ Else it compares algorithms:
   b. time against the number of ranks N at one size, simulated points beside each algorithm's closed form;
   c. the most bytes one rank sends and receives against N, per algorithm (from the results' "traffic");
   d. the ring step by step: the chunk each rank receives at each step, and what each rank holds after it.
+When a ring case ran all_reduce, reduce_scatter and all_gather (a scenario's "collectives"), the page
+first shows the allreduce as reduce-scatter then all-gather: the three times against size with the sum of
+the halves, and each half step by step.
 A plot whose data the results do not hold (one size only, one N only, no traffic counts) is left out
 with a sentence saying why.
 
@@ -58,6 +63,9 @@ options:
   --topology FILE    the topology (or SimGrid XML platform) the results were simulated on: names the
                      bottleneck of each ring case, as `ringsim analyze` does (default: the topology
                      the results name, as `ringsim run --json` records it, relative to RESULTS.json)
+  --validation FILE  the diagnosis of a measured run, as `ringsim validate ... --explain --json FILE`
+                     writes it: the page opens with its measured busbw against size beside the
+                     hardware's as described and the explaining candidate's (alone, without results)
   --timeline FILE    draw plot d from the steps `ringsim run --timeline FILE` recorded (the ring case
                      with the fewest ranks) instead of the ring's schedule
 
@@ -151,27 +159,17 @@ std::string summary(const ResultsDocument& results, std::optional<std::uint64_t>
                      counts, size ? fmt::format(" Plots against N are at S = {}.", format_bytes(*size)) : "");
 }
 
-}  // namespace
+// The page of a results file (and the ranking it prints): the scenario's answer, or the algorithms compared.
+struct ResultsPage {
+  ReportPage page;
+  std::optional<std::string> ranking_text;
+};
 
-int report_command(int argc, char** argv) {
-  const ParsedArguments args = parse_arguments(argc, argv, 1, "report", {"-o", "--output", "--size", "--timeline", "--topology"}, {});
-  if (args.has("--help")) {
-    std::fputs(kReportUsage, stdout);
-    return 0;
-  }
-  if (args.positional.size() != 1) throw UsageError("ringsim report: expected exactly one RESULTS.json");
-  const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
-  if (!output) throw UsageError("ringsim report: -o REPORT.html is required");
-  check_output_file("-o", *output);
-  std::optional<std::uint64_t> size;
-  if (auto text = args.value("--size")) size = bytes_option("--size", *text);
-
-  const std::string file = args.positional[0];
+ResultsPage results_page(const std::string& file, std::optional<std::uint64_t> size, const ParsedArguments& args) {
   ResultsDocument results = ResultsDocument::load(file);
   separate_topologies(results);  // a sweep over several topologies: plots and rankings per topology
   const auto scaling = scaling_size(results, size, file);
   const ChunkMovement movement = chunk_movement(results, args.value("--timeline"));
-  const std::string library = read_plotting_library();
 
   const auto topology = topology_of(results, file, args.value("--topology"));
   std::optional<RingCases> rings;
@@ -184,6 +182,8 @@ int report_command(int argc, char** argv) {
   page.title = results.scenario.empty() ? "ringsim report" : fmt::format("ringsim report: {}", results.scenario);
   page.lead = report_lead(results);
   if (!results.model.is_null()) page.model = results.model.dump(2);
+  // A ring case that ran all_reduce and its two halves is taught first: the allreduce as reduce-scatter + all-gather.
+  page.sections = allreduce_halves_sections(results);
   if (compares_one_algorithm(results)) {
     // One algorithm across placements: the page answers the scenario's question; the algorithms'
     // teaching panels (the ranking's dots, the ring step by step) belong to pages that compare algorithms.
@@ -206,10 +206,46 @@ int report_command(int argc, char** argv) {
     for (auto sections : {size_sections(results), scaling_sections(results, scaling), movement_sections(movement)})
       page.sections.insert(page.sections.end(), sections.begin(), sections.end());
   }
-  write_file_atomically(*output, report_html(page, library));
-  if (compares_placements(ranking)) std::fputs(ranking_text(ranking, topology.note).c_str(), stdout);
+  return {std::move(page), compares_placements(ranking) ? std::optional{ranking_text(ranking, topology.note)} : std::nullopt};
+}
+
+// The page of a diagnosis alone (--validation without results).
+ReportPage diagnosis_page(const DiagnosisChart& chart) {
+  ReportPage page;
+  page.title = chart.scenario.empty() ? "ringsim report: diagnosis" : fmt::format("ringsim report: diagnosis of {}", chart.scenario);
+  page.summary = fmt::format("{} sizes of {} measured, against the simulation of the hardware as described and of {}.", chart.bytes.size(),
+                             chart.case_name, chart.variant ? chart.variant->name : "no candidate");
+  return page;
+}
+
+}  // namespace
+
+int report_command(int argc, char** argv) {
+  const ParsedArguments args =
+      parse_arguments(argc, argv, 1, "report", {"-o", "--output", "--size", "--timeline", "--topology", "--validation"}, {});
+  if (args.has("--help")) {
+    std::fputs(kReportUsage, stdout);
+    return 0;
+  }
+  const auto validation = args.value("--validation");
+  if (args.positional.size() > 1 || (args.positional.empty() && !validation))
+    throw UsageError("ringsim report: expected exactly one RESULTS.json (or --validation FILE alone)");
+  const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
+  if (!output) throw UsageError("ringsim report: -o REPORT.html is required");
+  check_output_file("-o", *output);
+  std::optional<std::uint64_t> size;
+  if (auto text = args.value("--size")) size = bytes_option("--size", *text);
+
+  const std::optional<DiagnosisChart> diagnosis = validation ? std::optional{read_diagnosis_chart(*validation)} : std::nullopt;
+  ResultsPage built = args.positional.empty() ? ResultsPage{diagnosis_page(*diagnosis), std::nullopt}
+                                              : results_page(args.positional[0], size, args);
+  // The diagnosis answers "why is this run slower than its hardware?": it comes first.
+  if (diagnosis) built.page.sections.insert(built.page.sections.begin(), diagnosis_section(*diagnosis));
+  const std::string library = read_plotting_library();
+  write_file_atomically(*output, report_html(built.page, library));
+  if (built.ranking_text) std::fputs(built.ranking_text->c_str(), stdout);
   fmt::print("ringsim report: wrote {} ({} plots)\n", *output,
-             std::count_if(page.sections.begin(), page.sections.end(), [](const auto& s) { return s.figure.has_value(); }));
+             std::count_if(built.page.sections.begin(), built.page.sections.end(), [](const auto& s) { return s.figure.has_value(); }));
   return 0;
 }
 

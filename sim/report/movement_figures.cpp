@@ -37,7 +37,9 @@ json slider_step(const std::string& label, const std::vector<std::vector<int>>& 
   return {{"label", label}, {"method", "restyle"}, {"args", json::array({update})}};
 }
 
-ReportSection received_chunks(const ChunkMovement& movement) {
+}  // namespace
+
+nlohmann::json received_chunks_figure(const ChunkMovement& movement, const std::string& title) {
   const auto n = static_cast<std::size_t>(movement.ranks);
   json z = json::array(), x = json::array();
   for (const auto& step : movement.steps) x.push_back(step.label);
@@ -57,6 +59,12 @@ ReportSection received_chunks(const ChunkMovement& movement) {
                 {"texttemplate", "%{z}"},
                 {"colorbar", {{"title", {{"text", "chunk"}}}}},
                 {"hovertemplate", "%{y}, %{x}: receives chunk %{z}<extra></extra>"}};
+  return json{{"data", json::array({trace})}, {"layout", heatmap_layout(title, "step", movement.ranks)}};
+}
+
+namespace {
+
+ReportSection received_chunks(const ChunkMovement& movement) {
   return {"plot-ring-received", fmt::format("The ring step by step: which chunk each rank receives (N = {})", movement.ranks),
           fmt::format("Each cell is the chunk (segment 0..N−1 of the buffer, S/N bytes) that a rank receives from "
                       "its left neighbour at that step; steps from {}. Follow a colour along a diagonal: the same "
@@ -65,8 +73,7 @@ ReportSection received_chunks(const ChunkMovement& movement) {
                       "and receives one chunk per step, 2(N−1) steps in all, so every link is busy at every step "
                       "and no rank carries more than the others.",
                       movement.source),
-          json{{"data", json::array({trace})},
-               {"layout", heatmap_layout("Chunk received at each step", "step", movement.ranks)}}};
+          received_chunks_figure(movement, "Chunk received at each step")};
 }
 
 ReportSection held_contributions(const ChunkMovement& movement) {

@@ -50,5 +50,11 @@ std::vector<ReportSection> size_sections(const ResultsDocument& results);
 std::vector<ReportSection> scaling_sections(const ResultsDocument& results, std::optional<std::uint64_t> size);
 // d. the ring's chunk movement: the chunk each rank receives per step, and what each rank holds.
 std::vector<ReportSection> movement_sections(const ChunkMovement& movement);
+// The heatmap of d: the chunk each rank receives at each of MOVEMENT's steps.
+nlohmann::json received_chunks_figure(const ChunkMovement& movement, const std::string& title);
+// e. allreduce as reduce-scatter then all-gather: the ring's two phases step by step, beside the
+// simulated times of the allreduce and of its halves; empty when no ring case of the results runs
+// all_reduce, reduce_scatter and all_gather (allreduce_halves.cpp).
+std::vector<ReportSection> allreduce_halves_sections(const ResultsDocument& results);
 
 }  // namespace ringsim

@@ -1,14 +1,37 @@
 #include "ring_bottlenecks.h"
 
+#include "../analysis/alltoall_load.h"
 #include "../analysis/placement_analysis.h"
+#include "../common/units.h"
 #include "../common/input_error.h"
 #include "../model/algorithm_registry.h"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <memory>
 
 namespace ringsim {
+namespace {
+
+// An alltoall row's busiest NIC, from its pair flows (alltoall_load.h): "the NIC of node0, whose 4
+// ranks exchange ... (2.00 buffers each way), 32MiB each way"; "" when the placement does not fit.
+std::string alltoall_bottleneck(const ResultRow& row, const ClusterLayout& layout) {
+  const auto counts = parse_rank_counts(row.placement);
+  const auto order = parse_rank_order(row.order);
+  if (row.collective != collective_name(Collective::alltoall) || row.ranks < 2 || !counts || !order) return "";
+  SimulationCase spec;
+  spec.placement.ranks_per_node = *counts;
+  spec.placement.order = *order;
+  if (placement_misfit(spec.placement, layout)) return "";
+  spec.ring.nodes = node_of_ranks(spec.placement);
+  spec.ring.hosts = hosts_of_ranks(spec.ring.nodes, layout);
+  const AlltoallNicLoad load = busiest_alltoall_nic(spec);
+  const auto moved = static_cast<std::uint64_t>(std::llround(load.buffers * static_cast<double>(row.bytes)));
+  return fmt::format("{}, {} each way", describe_alltoall_load(load), format_bytes(moved));
+}
+
+}  // namespace
 
 struct RingCases::State {
   Platform platform;
@@ -88,6 +111,7 @@ const std::string& RingCases::topology_file() const { return state_->topology_fi
 
 BottleneckNamer ring_bottleneck_namer(const RingCases& cases) {
   return [cases](const ResultRow& row) {
+    if (std::string alltoall = alltoall_bottleneck(row, cases.layout()); !alltoall.empty()) return alltoall;
     if (const RingCase* ring = cases.of(row)) return ring->description;
     const NcclChannelsCase* nccl = cases.nccl_of(row);
     return nccl == nullptr ? std::string() : nccl->description;

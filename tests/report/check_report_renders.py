@@ -119,7 +119,9 @@ def make_page(args, scratch):
         with open(stub, "w") as f:
             f.write("/* a stand-in for Plotly.js: defines nothing */\n")
         env["RINGSIM_PLOTLY_JS"] = stub
-    command = [args.ringsim, "report", args.results, "-o", page]
+    command = [args.ringsim, "report"] + ([args.results] if args.results else []) + ["-o", page]
+    if args.validation:
+        command += ["--validation", args.validation]
     if args.timeline:
         command += ["--timeline", args.timeline]
     if args.topology:
@@ -186,7 +188,8 @@ def check(args, chromium, scratch):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ringsim", required=True)
-    parser.add_argument("--results", required=True)
+    parser.add_argument("--results", help="a results JSON (optional with --validation)")
+    parser.add_argument("--validation", help="a `ringsim validate --explain --json` document, drawn first")
     parser.add_argument("--timeline")
     parser.add_argument("--topology")
     parser.add_argument("--expect", action="append", default=[], metavar="PLOT_ID=SERIES[..MAX]",
@@ -195,6 +198,8 @@ def main():
     parser.add_argument("--dom-only", action="store_true",
                         help="skip the screenshot's ink check (the slow part: decoding the PNG in Python)")
     args = parser.parse_args()
+    if not args.results and not args.validation:
+        parser.error("--results or --validation is required")
 
     chromium = find_chromium()
     if chromium is None:
