@@ -175,6 +175,7 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
   std::vector<CaseJob> jobs;
+  std::vector<PreparedJobs> prepared_by_plan;
   std::vector<std::size_t> first_job;  // per plan, its first job's index in JOBS
   for (std::size_t v = 0; v < plans.size(); ++v) {
     check_simulated_sizes(plans[v].scenario);
@@ -182,19 +183,27 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
     std::filesystem::create_directories(dir);
     const PlatformFiles files = platform_files_of(plans[v], platforms[v], dir);
     first_job.push_back(jobs.size());
-    // Each case whole: the plans' cases are the pool's parallelism, and results map to cases one to one.
-    SimulationOptions whole = options;
-    whole.split_sizes = false;
-    for (CaseJob& job : prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, whole).jobs) jobs.push_back(std::move(job));
+    PreparedJobs prepared = prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, options);
+    // Each job names its sizes: the plans' sizes may differ.
+    for (CaseJob job : prepared.jobs) {
+      if (job.sizes.empty()) job.sizes = plans[v].scenario.sizes;
+      jobs.push_back(std::move(job));
+    }
+    prepared_by_plan.push_back(std::move(prepared));
   }
   first_job.push_back(jobs.size());
-  // Every plan is simulated at the first plan's sizes (they share them).
-  auto results = run_case_jobs(jobs, plans.front().scenario.sizes, options.jobs, options.quiet, "simulated");
+  // Every plan's sizes, to say which part of them each job runs.
+  std::vector<std::uint64_t> every_size;
+  for (const VariantPlan& plan : plans) every_size.insert(every_size.end(), plan.scenario.sizes.begin(), plan.scenario.sizes.end());
+  std::sort(every_size.begin(), every_size.end());
+  every_size.erase(std::unique(every_size.begin(), every_size.end()), every_size.end());
+  auto results = run_case_jobs(jobs, every_size, options.jobs, options.quiet, "simulated");
   if (!results) return std::nullopt;
   std::vector<std::vector<CaseResult>> by_plan;
   for (std::size_t v = 0; v < plans.size(); ++v) {
-    by_plan.emplace_back(std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v])),
-                         std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v + 1])));
+    std::vector<CaseResult> mine(std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v])),
+                                 std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v + 1])));
+    by_plan.push_back(joined_cases(std::move(mine), prepared_by_plan[v], plans[v].scenario.sizes));
     add_cost_models_by_part(by_plan.back(), plans[v]);
   }
   return by_plan;
