@@ -2,6 +2,7 @@
 
 #include "../common/units.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -40,8 +41,9 @@ void print_ranking(const Diagnosis& diagnosis) {
 std::string simulations_text(const Diagnosis& diagnosis) {
   std::string text = fmt::format("{} simulations", diagnosis.simulations);
   if (diagnosis.screening_sizes.empty()) return text;
-  const std::size_t screened = diagnosis.simulations - 1;
-  const std::size_t finalists = screened - diagnosis.screened_out.size();
+  const auto finalists = std::count_if(diagnosis.ranked.begin(), diagnosis.ranked.end(), [](const CandidateFit& fit) {
+    return fit.candidate && fit.candidate->id != MechanismId::per_call_cost;
+  });
   return text + fmt::format("; the candidates screened at the {} sizes up to {}, {} of them then at every size",
                             diagnosis.screening_sizes.size(), format_bytes(diagnosis.screening_sizes.back()), finalists);
 }
