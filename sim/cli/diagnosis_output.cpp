@@ -2,6 +2,7 @@
 
 #include "../common/units.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ringsim {
@@ -28,9 +29,23 @@ void print_ranking(const Diagnosis& diagnosis) {
                percent(fit.small_score), percent(fit.large_score), standing_word(fit.log),
                fit.log_reason.empty() ? "" : ": " + fit.log_reason, extra);
   }
+  for (const CandidateFit& fit : diagnosis.screened_out)
+    fmt::print("#   screened out: {} ({:.1f}% at the {} screening sizes, smaller {:.1f}%, larger {:.1f}%)\n", fit.name(),
+               percent(fit.score), diagnosis.screening_sizes.size(), percent(fit.small_score), percent(fit.large_score));
   for (const CandidateStanding& standing : diagnosis.left_out)
     fmt::print("#   not simulated: {} ({}: {})\n", standing.candidate->name,
                standing.applicable ? standing_word(standing.log) : "no change here", standing.reason);
+}
+
+// "4 simulations" or "4 simulations; 3 candidates screened at the 5 sizes up to 16MiB, 1 of them at all 6"
+std::string simulations_text(const Diagnosis& diagnosis) {
+  std::string text = fmt::format("{} simulations", diagnosis.simulations);
+  if (diagnosis.screening_sizes.empty()) return text;
+  const auto finalists = std::count_if(diagnosis.ranked.begin(), diagnosis.ranked.end(), [](const CandidateFit& fit) {
+    return fit.candidate && fit.candidate->id != MechanismId::per_call_cost;
+  });
+  return text + fmt::format("; the candidates screened at the {} sizes up to {}, {} of them then at every size",
+                            diagnosis.screening_sizes.size(), format_bytes(diagnosis.screening_sizes.back()), finalists);
 }
 
 // The measured times against the hardware's and the explaining candidate's (or the best's), per size.
@@ -84,10 +99,9 @@ nlohmann::json fit_json(const CandidateFit& fit) {
 }  // namespace
 
 void print_diagnosis(const Diagnosis& diagnosis, const ValidationOptions& options) {
-  fmt::print("\n# diagnosis: the hardware as described and each candidate in play, simulated at the trace's sizes ({} "
-             "simulations, {:.1f} s); median |log error| over the smaller and the larger half of the sizes >= {}, and their mean:\n",
-             diagnosis.simulations,
-             diagnosis.wall_s, format_bytes(options.min_bytes));
+  fmt::print("\n# diagnosis: the hardware as described and each candidate in play, simulated at the trace's sizes ({}, "
+             "{:.1f} s); median |log error| over the smaller and the larger half of the sizes >= {}, and their mean:\n",
+             simulations_text(diagnosis), diagnosis.wall_s, format_bytes(options.min_bytes));
   print_ranking(diagnosis);
   const CandidateFit* explaining = diagnosis.explaining();
   print_curves(diagnosis.baseline(), explaining ? *explaining : diagnosis.ranked.front());
@@ -101,11 +115,15 @@ nlohmann::json diagnosis_json(const Diagnosis& diagnosis) {
   for (const CandidateStanding& standing : diagnosis.left_out)
     left_out.push_back({{"candidate", standing.candidate->name}, {"applicable", standing.applicable},
                         {"log", standing_word(standing.log)}, {"reason", standing.reason}});
+  nlohmann::json screened_out = nlohmann::json::array();
+  for (const CandidateFit& fit : diagnosis.screened_out) screened_out.push_back(fit_json(fit));
   const CandidateFit* explaining = diagnosis.explaining();
   nlohmann::json alike = nlohmann::json::array();
   for (const CandidateFit* other : diagnosis.alike()) alike.push_back(other->name());
   return {{"ranking", ranking},
           {"left_out", left_out},
+          {"screened_out", screened_out},
+          {"screening_sizes", diagnosis.screening_sizes},
           {"explained_by", explaining ? nlohmann::json(explaining->name()) : nlohmann::json(nullptr)},
           {"matches_alike", alike},
           {"confirm", explaining ? nlohmann::json(std::string(explaining->candidate->confirm)) : nlohmann::json(nullptr)},

@@ -179,24 +179,38 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(c
   const SmpiTools tools = find_smpi_tools();
   WorkDirectory work(options.keep_dir);
   std::vector<CaseJob> jobs;
+  std::vector<PreparedJobs> prepared_by_plan;
   std::vector<std::size_t> first_job;  // per plan, its first job's index in JOBS
+  std::size_t cases = 0;
+  for (const VariantPlan& plan : plans) cases += cases_of(plan.scenario);
+  const std::size_t parts = parts_per_case(cases, options, false);  // the pool's cases together fill the jobs
   for (std::size_t v = 0; v < plans.size(); ++v) {
     check_simulated_sizes(plans[v].scenario);
     const auto dir = work.path() / fmt::format("variant{:02}", v);
     std::filesystem::create_directories(dir);
     const PlatformFiles files = platform_files_of(plans[v], platforms[v], dir);
     first_job.push_back(jobs.size());
-    // Each case whole: the plans' cases are the pool's parallelism, and results map to cases one to one.
-    for (CaseJob& job : prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, 1).jobs) jobs.push_back(std::move(job));
+    PreparedJobs prepared = prepare_jobs(plans[v], files, platforms[v].layout, tools, dir, false, parts);
+    // Each job names its sizes: the plans' sizes may differ.
+    for (CaseJob job : prepared.jobs) {
+      if (job.sizes.empty()) job.sizes = plans[v].scenario.sizes;
+      jobs.push_back(std::move(job));
+    }
+    prepared_by_plan.push_back(std::move(prepared));
   }
   first_job.push_back(jobs.size());
-  // Every plan is simulated at the first plan's sizes (they share them).
-  auto results = run_case_jobs(jobs, plans.front().scenario.sizes, options.jobs, options.quiet, "simulated");
+  // Every plan's sizes, to say which part of them each job runs.
+  std::vector<std::uint64_t> every_size;
+  for (const VariantPlan& plan : plans) every_size.insert(every_size.end(), plan.scenario.sizes.begin(), plan.scenario.sizes.end());
+  std::sort(every_size.begin(), every_size.end());
+  every_size.erase(std::unique(every_size.begin(), every_size.end()), every_size.end());
+  auto results = run_case_jobs(jobs, every_size, options.jobs, options.quiet, "simulated");
   if (!results) return std::nullopt;
   std::vector<std::vector<CaseResult>> by_plan;
   for (std::size_t v = 0; v < plans.size(); ++v) {
-    by_plan.emplace_back(std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v])),
-                         std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v + 1])));
+    std::vector<CaseResult> mine(std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v])),
+                                 std::make_move_iterator(results->begin() + static_cast<std::ptrdiff_t>(first_job[v + 1])));
+    by_plan.push_back(joined_cases(std::move(mine), prepared_by_plan[v], plans[v].scenario.sizes));
     add_cost_models_by_part(by_plan.back(), plans[v]);
   }
   return by_plan;
@@ -212,35 +226,10 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_scenarios_together(
     plans.push_back(plan_variant(scenario, platform, scenario.file.string()));
     cases += cases_of(scenario);
   }
-  const SmpiTools tools = find_smpi_tools();
-  WorkDirectory work(options.keep_dir);
-  const std::size_t parts = parts_per_case(cases, options, false);
-  std::vector<PreparedJobs> prepared;
-  std::vector<CaseJob> jobs;
-  for (std::size_t s = 0; s < plans.size(); ++s) {
-    const auto dir = work.path() / fmt::format("scenario{:02}", s);
-    std::filesystem::create_directories(dir);
-    prepared.push_back(prepare_jobs(plans[s], platform_files_of(plans[s], platform, dir), platform.layout, tools, dir, false, parts));
-    for (CaseJob job : prepared.back().jobs) {  // each job names its sizes: the scenarios' differ
-      if (job.sizes.empty()) job.sizes = plans[s].scenario.sizes;
-      jobs.push_back(std::move(job));
-    }
-  }
   if (!options.quiet)
-    fmt::print(stderr, "ringsim: simulating {} scenarios — {} {} in {} parts, {} at a time\n", scenarios.size(), cases,
-               plural(cases, "case", "cases"), jobs.size(), options.jobs);
-  auto results = run_case_jobs(jobs, {}, options.jobs, options.quiet, "simulated");
-  if (!results) return std::nullopt;
-  std::vector<std::vector<CaseResult>> by_scenario;
-  auto next = results->begin();
-  for (std::size_t s = 0; s < plans.size(); ++s) {
-    const auto count = static_cast<std::ptrdiff_t>(prepared[s].jobs.size());
-    std::vector<CaseResult> mine(std::make_move_iterator(next), std::make_move_iterator(next + count));
-    next += count;
-    by_scenario.push_back(joined_cases(std::move(mine), prepared[s], plans[s].scenario.sizes));
-    add_cost_models_by_part(by_scenario.back(), plans[s]);
-  }
-  return by_scenario;
+    fmt::print(stderr, "ringsim: simulating {} scenarios — {} {}, {} at a time\n", scenarios.size(), cases,
+               plural(cases, "case", "cases"), options.jobs);
+  return simulate_variants_together(plans, std::vector<Platform>(plans.size(), platform), options);
 }
 
 std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenario, const Platform& platform,

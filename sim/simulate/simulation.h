@@ -37,8 +37,9 @@ std::optional<std::vector<CaseResult>> simulate_scenario(const Scenario& scenari
                                                          const SimulationOptions& options,
                                                          const std::optional<std::string>& timeline_file = std::nullopt);
 
-// Several plans of the same sizes, each on its own platform (PLATFORMS[i] for PLANS[i]), as one pool
-// of cases `jobs` at a time: results per plan, in PLANS' order; nullopt when a case failed.
+// Several plans, each at its own sizes on its own platform (PLATFORMS[i] for PLANS[i]), as one pool
+// of cases `jobs` at a time (each case's sizes split as OPTIONS says): results per plan, in PLANS'
+// order, each case's sizes in its plan's order; nullopt when a case failed.
 std::optional<std::vector<std::vector<CaseResult>>> simulate_variants_together(const std::vector<VariantPlan>& plans,
                                                                                const std::vector<Platform>& platforms,
                                                                                const SimulationOptions& options);

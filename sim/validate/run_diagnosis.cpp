@@ -1,5 +1,7 @@
 #include "run_diagnosis.h"
 
+#include "candidate_screening.h"
+#include "../cases/size_parts.h"
 #include "../common/input_error.h"
 #include "../common/statistics.h"
 
@@ -48,18 +50,13 @@ void score(CandidateFit& fit, std::uint64_t min_bytes) {
   fit.large_score = scores.large;
 }
 
-// The fits of the baseline (first) and of each simulated candidate, from RESULTS in STANDINGS' order.
-std::vector<CandidateFit> fits_of(const std::vector<std::vector<CaseResult>>& results,
-                                  const std::vector<const CandidateStanding*>& simulated, const GroupedTrace& grouped,
-                                  const ValidationOptions& options) {
-  std::vector<CandidateFit> fits;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    CandidateFit fit = i > 0 ? fit_for(*simulated[i - 1]) : CandidateFit{};
-    fit.validation = compare_with_trace(grouped, results[i], options);
-    score(fit, options.min_bytes);
-    fits.push_back(std::move(fit));
-  }
-  return fits;
+// The fit of STANDING's candidate (null: the baseline) to RESULTS.
+CandidateFit fit_of(const CandidateStanding* standing, const std::vector<CaseResult>& results, const GroupedTrace& grouped,
+                    const ValidationOptions& options) {
+  CandidateFit fit = standing ? fit_for(*standing) : CandidateFit{};
+  fit.validation = compare_with_trace(grouped, results, options);
+  score(fit, options.min_bytes);
+  return fit;
 }
 
 // The per-call candidate, from the baseline's times (a constant per call needs no simulation).
@@ -74,23 +71,135 @@ std::optional<CandidateFit> per_call_fit(const CandidateFit& baseline, const Can
   return fit;
 }
 
-// Whether FIT's times are the baseline's at every size: its change is none on this run (2 channels
-// where NCCL runs 2 already), so it is left out rather than ranked.
+// Times this close (relative) are the same: a size simulated in another part of the sizes (the
+// baseline split across the jobs, a candidate whole) starts at another simulated clock, which moved
+// one time of the HKBU InfiniBand log by 2.8e-6 (2 MiB, where 2 channels is no change).
+constexpr double kSameTime = 1e-5;
+
+// Whether FIT's times are the baseline's at every size it was simulated at: its change is none on this
+// run (2 channels where NCCL runs 2 already), so it is left out rather than ranked.
 bool same_times(const CandidateFit& fit, const CandidateFit& baseline) {
   for (std::size_t c = 0; c < fit.validation.cases.size(); ++c)
-    for (std::size_t s = 0; s < fit.validation.cases[c].sizes.size(); ++s)
-      if (std::abs(fit.validation.cases[c].sizes[s].simulated_s / baseline.validation.cases[c].sizes[s].simulated_s - 1) > 1e-9)
-        return false;
+    for (const ComparedSize& row : fit.validation.cases[c].sizes)
+      for (const ComparedSize& base : baseline.validation.cases[c].sizes)
+        if (base.bytes == row.bytes && std::abs(row.simulated_s / base.simulated_s - 1) > kSameTime) return false;
   return true;
 }
 
-// Moves the candidates of RANKED (baseline first) that change no time into LEFT_OUT.
-void leave_out_unchanged(std::vector<CandidateFit>& ranked, std::vector<CandidateStanding>& left_out) {
-  for (std::size_t i = ranked.size(); i-- > 1;)
-    if (same_times(ranked[i], ranked.front())) {
-      left_out.push_back({ranked[i].candidate, false, ranked[i].log, "its simulated times are the hardware's (the change is none on this run)"});
-      ranked.erase(ranked.begin() + static_cast<std::ptrdiff_t>(i));
+// Moves the candidates of FITS that change no time against BASELINE into LEFT_OUT.
+void leave_out_unchanged(std::vector<CandidateFit>& fits, const CandidateFit& baseline, std::vector<CandidateStanding>& left_out) {
+  for (std::size_t i = fits.size(); i-- > 0;)
+    if (same_times(fits[i], baseline)) {
+      left_out.push_back({fits[i].candidate, false, fits[i].log, "its simulated times are the hardware's (the change is none on this run)"});
+      fits.erase(fits.begin() + static_cast<std::ptrdiff_t>(i));
     }
+}
+
+// RESULTS with only the sizes of SIZES.
+std::vector<CaseResult> at_sizes(std::vector<CaseResult> results, const std::vector<std::uint64_t>& sizes) {
+  for (CaseResult& result : results)
+    std::erase_if(result.sizes, [&](const SizeResult& size) { return std::find(sizes.begin(), sizes.end(), size.bytes) == sizes.end(); });
+  return results;
+}
+
+// FIRST's cases with MORE's sizes added, each case's sizes in SIZES' order.
+std::vector<CaseResult> joined_sizes(std::vector<CaseResult> first, std::vector<CaseResult> more, const std::vector<std::uint64_t>& sizes) {
+  const auto position = [&](const SizeResult& size) { return std::find(sizes.begin(), sizes.end(), size.bytes) - sizes.begin(); };
+  for (std::size_t c = 0; c < first.size(); ++c) {
+    std::vector<SizeResult>& joined = first[c].sizes;
+    joined.insert(joined.end(), std::make_move_iterator(more[c].sizes.begin()), std::make_move_iterator(more[c].sizes.end()));
+    std::stable_sort(joined.begin(), joined.end(), [&](const SizeResult& a, const SizeResult& b) { return position(a) < position(b); });
+  }
+  return first;
+}
+
+// One simulation of the pool: a candidate (null: the hardware as described) at some sizes.
+struct CandidateSimulation {
+  const CandidateStanding* standing = nullptr;
+  std::vector<std::uint64_t> sizes;
+};
+
+// What every simulation of a diagnosis shares: the scenario as written (for messages), as simulated at the
+// trace's sizes, its platform, the measurement and validate's options.
+struct DiagnosisInputs {
+  const Scenario& scenario;
+  const Scenario& simulated;
+  const Platform& platform;
+  const GroupedTrace& grouped;
+  const ValidationOptions& options;
+};
+
+// RUNS as one pool of cases, `jobs` at a time, RUNS[i]'s sizes split into PARTS[i] parts of about
+// equal cost (size_parts.h), each a case of its own: results in RUNS' order, each run's parts joined.
+std::optional<std::vector<std::vector<CaseResult>>> simulate_candidates(const std::vector<CandidateSimulation>& runs,
+                                                                        const std::vector<std::size_t>& parts,
+                                                                        const DiagnosisInputs& in) {
+  std::vector<VariantPlan> plans;
+  std::vector<Platform> platforms;
+  std::vector<std::size_t> run_of_plan;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const CandidateMechanism* candidate = runs[r].standing ? runs[r].standing->candidate : nullptr;
+    for (const std::vector<std::uint64_t>& part : split_sizes(runs[r].sizes, parts[r])) {
+      CandidateRun run = candidate_run(in.simulated, in.platform, candidate);
+      run.scenario.sizes = part;
+      const std::string where = fmt::format("{}: candidate \"{}\"", in.scenario.file.string(), candidate ? candidate->name : "hardware");
+      plans.push_back(plan_variant(run.scenario, run.platform, where));
+      platforms.push_back(std::move(run.platform));
+      run_of_plan.push_back(r);
+    }
+  }
+  auto by_plan = simulate_variants_together(plans, platforms, {in.options.jobs, in.options.quiet, std::nullopt, false});
+  if (!by_plan) return std::nullopt;
+  std::vector<std::vector<CaseResult>> by_run(runs.size());
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    std::vector<CaseResult>& joined = by_run[run_of_plan[p]];
+    joined = joined.empty() ? std::move((*by_plan)[p]) : joined_sizes(std::move(joined), std::move((*by_plan)[p]), runs[run_of_plan[p]].sizes);
+  }
+  return by_run;
+}
+
+// The screening (candidate_screening.h): CANDIDATES' fits at the screening sizes (RUNS[i + 1] made
+// RESULTS[i + 1], RUNS[0] the baseline at every size) against the baseline's and PER_CALL's fits
+// there. The finalists are simulated at the remaining sizes and added to DIAGNOSIS's ranking; the others
+// are screened out. False when a simulation failed.
+bool screen_candidates(std::vector<CandidateFit> candidates, const std::vector<CandidateSimulation>& runs,
+                       const std::vector<std::vector<CaseResult>>& results, const std::optional<CandidateFit>& per_call,
+                       const DiagnosisInputs& in, Diagnosis& diagnosis) {
+  const std::uint64_t min_bytes = in.options.min_bytes;
+  const CandidateFit baseline = fit_of(nullptr, at_sizes(results.front(), diagnosis.screening_sizes), in.grouped, in.options);
+  leave_out_unchanged(candidates, baseline, diagnosis.left_out);
+  double best_other = baseline.score;
+  if (per_call) {
+    CandidateFit screened_per_call = *per_call;
+    screened_per_call.validation = with_call_cost(baseline.validation, per_call->extra_call_s, in.options);
+    score(screened_per_call, min_bytes);
+    best_other = std::min(best_other, screened_per_call.score);
+  }
+  std::vector<double> screened_scores;
+  for (const CandidateFit& fit : candidates) screened_scores.push_back(fit.score);
+  const std::vector<std::size_t> finalists = screening_finalists(screened_scores, best_other);
+  std::vector<CandidateSimulation> rest;
+  std::vector<std::size_t> run_of;  // the index into RUNS of each of REST
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (std::find(finalists.begin(), finalists.end(), i) == finalists.end()) {
+      diagnosis.screened_out.push_back(candidates[i]);
+      continue;
+    }
+    const auto run = std::find_if(runs.begin(), runs.end(), [&](const CandidateSimulation& r) {
+      return r.standing && r.standing->candidate == candidates[i].candidate;
+    });
+    rest.push_back({run->standing, sizes_beyond(in.simulated.sizes, diagnosis.screening_sizes)});
+    run_of.push_back(static_cast<std::size_t>(run - runs.begin()));
+  }
+  if (rest.empty()) return true;
+  // The finalists share the jobs, each split into as many parts as leaves none idle.
+  const std::size_t jobs = static_cast<std::size_t>(std::max(1, in.options.jobs));
+  const auto more = simulate_candidates(rest, std::vector<std::size_t>(rest.size(), (jobs + rest.size() - 1) / rest.size()), in);
+  if (!more) return false;
+  for (std::size_t k = 0; k < rest.size(); ++k)
+    diagnosis.ranked.push_back(
+        fit_of(rest[k].standing, joined_sizes(results[run_of[k]], (*more)[k], in.simulated.sizes), in.grouped, in.options));
+  return true;
 }
 
 }  // namespace
@@ -165,24 +274,40 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
     else if (standing.candidate->id == MechanismId::per_call_cost) per_call = &standing;
     else in_play.push_back(&standing);
   }
-  std::vector<VariantPlan> plans;
-  std::vector<Platform> platforms;
-  for (std::size_t i = 0; i <= in_play.size(); ++i) {
-    CandidateRun run = candidate_run(simulated, platform, i == 0 ? nullptr : in_play[i - 1]->candidate);
-    const std::string where = fmt::format("{}: candidate \"{}\"", scenario.file.string(), i == 0 ? "hardware" : in_play[i - 1]->candidate->name);
-    plans.push_back(plan_variant(run.scenario, run.platform, where));
-    platforms.push_back(std::move(run.platform));
+  // The baseline at every size, the candidates at the screening sizes (every size when there is one
+  // candidate or too few sizes to screen at): one pool.
+  const DiagnosisInputs in{scenario, simulated, platform, grouped, options};
+  const std::vector<std::uint64_t>& sizes = simulated.sizes;
+  const std::vector<std::uint64_t> screen = in_play.size() >= 2 ? screening_sizes(sizes, options.min_bytes) : sizes;
+  if (screen.size() < sizes.size()) diagnosis.screening_sizes = screen;
+  // The baseline's sizes split across the jobs as plain validation splits them; a candidate's
+  // screening is one case, the candidates being the pool's parallelism.
+  std::vector<CandidateSimulation> runs{{nullptr, sizes}};
+  std::vector<std::size_t> parts{static_cast<std::size_t>(std::max(1, options.jobs))};
+  for (const CandidateStanding* standing : in_play) {
+    runs.push_back({standing, screen});
+    parts.push_back(diagnosis.screening_sizes.empty() ? parts.front() : 1);
   }
-  const auto results = simulate_variants_together(plans, platforms, {options.jobs, options.quiet, std::nullopt});
+  const auto results = simulate_candidates(runs, parts, in);
   if (!results) return std::nullopt;
-  diagnosis.simulations = plans.size();
-  diagnosis.ranked = fits_of(*results, in_play, grouped, options);
+  diagnosis.simulations = runs.size();
+  const CandidateFit baseline = fit_of(nullptr, results->front(), grouped, options);
+  std::vector<CandidateFit> candidates;
+  for (std::size_t i = 0; i < in_play.size(); ++i) candidates.push_back(fit_of(in_play[i], (*results)[i + 1], grouped, options));
+  std::optional<CandidateFit> per_call_cost;
+  if (per_call) per_call_cost = per_call_fit(baseline, *per_call, options);
+  if (!diagnosis.screening_sizes.empty()) {
+    if (!screen_candidates(std::move(candidates), runs, *results, per_call_cost, in, diagnosis)) return std::nullopt;
+  } else {
+    leave_out_unchanged(candidates, baseline, diagnosis.left_out);
+    diagnosis.ranked = std::move(candidates);
+  }
+  diagnosis.ranked.insert(diagnosis.ranked.begin(), baseline);
+  if (per_call_cost) diagnosis.ranked.push_back(std::move(*per_call_cost));
   for (CandidateFit& fit : diagnosis.ranked) fit.validation.algorithm = simulated.algorithms.front();
-  leave_out_unchanged(diagnosis.ranked, diagnosis.left_out);
-  if (per_call)
-    if (auto fit = per_call_fit(diagnosis.ranked.front(), *per_call, options)) diagnosis.ranked.push_back(std::move(*fit));
-  std::stable_sort(diagnosis.ranked.begin(), diagnosis.ranked.end(),
-                   [](const CandidateFit& a, const CandidateFit& b) { return a.score < b.score; });
+  const auto by_score = [](const CandidateFit& a, const CandidateFit& b) { return a.score < b.score; };
+  std::stable_sort(diagnosis.ranked.begin(), diagnosis.ranked.end(), by_score);
+  std::stable_sort(diagnosis.screened_out.begin(), diagnosis.screened_out.end(), by_score);
   diagnosis.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return diagnosis;
 }

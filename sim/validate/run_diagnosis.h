@@ -1,9 +1,11 @@
 // `ringsim validate --explain`: which mechanism makes a measured NCCL run slower than the hardware its
 // topology describes. The hardware as described (the baseline) and each candidate still in play
-// (candidate_mechanisms.h) are simulated at the trace's sizes as one pool of cases, `jobs` at a time;
-// each is scored by the median |ln(simulated / measured)| over the smaller half of the sizes at or
-// above min_bytes and over the larger half, averaged (the latency-bound and the rate-bound sizes weigh
-// alike), and ranked. A candidate explains the run when it beats the baseline clearly (kExplainsBelow).
+// (candidate_mechanisms.h) are simulated as one pool of cases, `jobs` at a time: the baseline at the
+// trace's sizes, the candidates at its smallest first and only those that match there about as well
+// as the best at the others (candidate_screening.h). Each is scored by the median
+// |ln(simulated / measured)| over the smaller half of the sizes at or above min_bytes and over the
+// larger half, averaged (the latency-bound and the rate-bound sizes weigh alike), and ranked. A
+// candidate explains the run when it beats the baseline clearly (kExplainsBelow).
 #pragma once
 
 #include "candidate_mechanisms.h"
@@ -36,9 +38,13 @@ struct CandidateFit {
 };
 
 struct Diagnosis {
-  std::vector<CandidateFit> ranked;         // the baseline and every candidate in play, best first
+  std::vector<CandidateFit> ranked;         // the baseline and every candidate simulated at every size, best first
   std::vector<CandidateStanding> left_out;  // not applicable, or excluded by the log
-  std::size_t simulations = 0;              // the baseline and the candidates simulated
+  // The candidates simulated at the screening sizes only (candidate_screening.h), their fits there,
+  // best first; the screening sizes (empty: every candidate was simulated at every size).
+  std::vector<CandidateFit> screened_out;
+  std::vector<std::uint64_t> screening_sizes;
+  std::size_t simulations = 0;              // the baseline and the candidates simulated, screened out or not
   double wall_s = 0;                        // the simulations' wall time
 
   const CandidateFit& baseline() const;

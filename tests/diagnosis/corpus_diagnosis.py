@@ -12,6 +12,7 @@ contradict a switch or a per-call cost). Prints one line; exit status 1 when the
 import argparse
 import json
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -78,6 +79,12 @@ def expected(facts, diagnosis, topology_nics):
     return stated - left_out
 
 
+def children_cpu_s():
+    """User + sys time of the finished child processes (ringsim and its runners)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ringsim", required=True)
@@ -99,14 +106,14 @@ def main():
         out = Path(work) / "diagnosis.json"
         scenario = without_gdr(Path(args.scenario), Path(work)) if args.drop_gdr else args.scenario
         command = [args.ringsim, "validate", str(scenario), "--measured", str(log), "--jobs", str(args.jobs), "--quiet"]
-        plain_s = None
+        plain_s = plain_cpu_s = None
         if args.time_plain:
-            start = time.monotonic()
+            start, cpu = time.monotonic(), children_cpu_s()
             subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            plain_s = time.monotonic() - start
-        start = time.monotonic()
+            plain_s, plain_cpu_s = time.monotonic() - start, children_cpu_s() - cpu
+        start, cpu = time.monotonic(), children_cpu_s()
         run = subprocess.run(command + ["--explain", "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        explain_s = time.monotonic() - start
+        explain_s, explain_cpu_s = time.monotonic() - start, children_cpu_s() - cpu
         if run.returncode not in (0, 1) or not out.exists():
             sys.exit(f"{args.log}: ringsim validate --explain failed ({run.returncode}): {run.stderr.strip()}")
         diagnosis = json.loads(out.read_text())["diagnosis"]
@@ -116,7 +123,9 @@ def main():
     ranking = ", ".join(f"{row['candidate']} {row['score'] * 100:.1f}%" for row in diagnosis["ranking"])
     print(f"{Path(args.log).name}: lines state {facts}; diagnosed {named} ({ranking}); "
           f"{'agrees' if agrees else 'disagrees'} (expected {sorted(want) or 'none of NICs, GDR, channels'}); "
-          f"--explain {explain_s:.1f} s" + (f", plain validation {plain_s:.1f} s ({explain_s / plain_s:.2f}x)" if plain_s else ""))
+          f"--explain {explain_s:.1f} s wall, {explain_cpu_s:.1f} s CPU"
+          + (f"; plain validation {plain_s:.1f} s wall ({explain_s / plain_s:.2f}x), {plain_cpu_s:.1f} s CPU"
+             f" ({explain_cpu_s / plain_cpu_s:.2f}x)" if plain_s else ""))
     if not agrees:
         sys.exit(1)
 
