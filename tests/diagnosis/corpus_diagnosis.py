@@ -21,7 +21,9 @@ from pathlib import Path
 
 # The INFO lines that state the NICs in use, GPUDirect RDMA and the channels.
 STATING = re.compile(r"NCCL INFO (NET/\S+ : Using|.*via NET/|Channel \d+/\d+ :|.*GDR|.*NCHANNELS|.*found \d+ nics)")
-SIZE_ROW = re.compile(r"^\s*(\d+)\s+\d+\s+\w+\s+\w+\s+-?\d+\s")
+# A size row, after the launcher's prefix where mpirun adds one ("[1,0]<stdout>:"), with or without
+# the root column of nccl-tests from 2.10.
+SIZE_ROW = re.compile(r"^(?:\[[\d,]+\]<\w+>:)?\s*(\d+)\s+\d+\s+\w+\s+\w+\s")  # size, count, type, redop
 
 
 def stated_facts(lines):
