@@ -1,5 +1,6 @@
-// NCCL's point-to-point setup per release, as paths.cc, connect.cc and init.cc compute it for a
-// communicator, for the rank program's nccl_p2p (alltoall, sendrecv; sim/rank/nccl_p2p_schedule.h).
+// NCCL's point-to-point setup per release (the release rows' p2p fields, nccl_releases.h), as paths.cc,
+// connect.cc and init.cc compute it for a communicator, for the rank program's nccl_p2p (alltoall,
+// sendrecv; sim/rank/nccl_p2p_schedule.h).
 // NCCL's tuner has no time model for send and receive (tuning.cc prices collectives only), so there is
 // no NCCL time beside these runs: only this schedule.
 #pragma once
