@@ -43,6 +43,10 @@ void add_cost_models(std::vector<CaseResult>& results, const Topology& topology,
       for (SizeResult& size : result.sizes) {
         if (!plan->nccl_case) continue;
         const NcclChoice choice = plan->choice_at(size.bytes);
+        if (plan->p2p) {  // NCCL's point-to-point schedule: NCCL's model has no time for it
+          size.nccl_ran = "P2P/Simple";
+          continue;
+        }
         size.closed_form_s = choice.prediction.time_s;
         size.nccl_ran = nccl_choice_text(choice);
       }

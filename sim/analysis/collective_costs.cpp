@@ -34,7 +34,9 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
     case CollectiveMethod::ring_shift: return a + n * b;
     // NCCL's rings: NCCL's own time model prices them (nccl_plan.h), as it does nccl_ring's allreduce.
     case CollectiveMethod::nccl_ring_all_gather:
-    case CollectiveMethod::nccl_ring_reduce_scatter: break;
+    case CollectiveMethod::nccl_ring_reduce_scatter:
+    case CollectiveMethod::nccl_p2p_alltoall:
+    case CollectiveMethod::nccl_p2p_sendrecv: break;
   }
   return 0;
 }

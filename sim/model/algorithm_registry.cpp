@@ -36,6 +36,7 @@ constexpr std::array kAlgorithmRows{
     rank_order_row(AlgorithmId::chain, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
     rank_order_row(AlgorithmId::pairwise, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
     rank_order_row(AlgorithmId::linear, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
+    nccl_row(AlgorithmId::nccl_p2p, NcclRequest::p2p),
 };
 
 // The rows follow the catalog (then the collectives' own names) one for one, so a row's name is theirs.

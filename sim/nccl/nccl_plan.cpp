@@ -3,6 +3,7 @@
 #include "nccl_rails.h"
 #include "tuning/nccl_launch.h"
 #include "../rank/nccl_channel_rings.h"
+#include "../rank/rank_nodes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -21,7 +22,8 @@ NcclAlgorithmKind kind_of(NcclRequest r) {
     case NcclRequest::nvls: return NcclAlgorithmKind::nvls;
     case NcclRequest::nvls_tree: return NcclAlgorithmKind::nvls_tree;
     case NcclRequest::ring:
-    case NcclRequest::choice: break;
+    case NcclRequest::choice:
+    case NcclRequest::p2p: break;
   }
   return NcclAlgorithmKind::ring;
 }
@@ -71,7 +73,8 @@ std::optional<NcclCase> nccl_case_of(const ModelSettings& model, const Placement
 }
 
 bool NcclPlan::paces_slices() const {
-  return handshake.has_value() || ll128_hops.has_value() || block_rates.has_value() || tree_hops.has_value() || nvls.has_value();
+  return handshake.has_value() || ll128_hops.has_value() || block_rates.has_value() || tree_hops.has_value() || nvls.has_value() ||
+         (p2p && p2p->block_Bps > 0);
 }
 
 NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
@@ -84,6 +87,11 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
     return fallback;
   }
   const NcclCase& c = *nccl_case;
+  if (p2p) {  // Simple (LL below 16 KiB a channel is not modelled); NCCL's model has no time for send and receive
+    NcclChoice unpriced{NcclAlgorithmKind::ring, {}};
+    unpriced.prediction.time_s = -1;
+    return unpriced;
+  }
   // NCCL's other functions run its ring here, at the protocol its model picks for the function.
   if (function != NcclFunction::all_reduce) return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
   switch (request) {
@@ -96,6 +104,7 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
       if (nccl_nvls_tree_possible(c)) return NcclChoice{kind, nccl_nvls_tree_time(c, bytes)};
       break;
     case NcclRequest::ring: return NcclChoice{kind, nccl_predict(c, requested, bytes)};
+    case NcclRequest::p2p: break;  // only under alltoall and sendrecv: above
   }
   NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
   unmodelled.prediction.time_s = -1;
@@ -141,6 +150,19 @@ std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const Placeme
   plan.nccl_network = model.network == "NCCL";
   plan.nccl_case = nccl_case_of(model, placement);
   if (model.nccl_facts) plan.rails = nccl_rail_of_ranks(*model.nccl_facts, placement);
+  if (collective == Collective::alltoall || collective == Collective::sendrecv) {
+    // NCCL's point-to-point schedule: none of the rings', trees' or NVLS's costs.
+    if (plan.nccl_case && model.nccl_facts) {
+      const std::vector<std::vector<int>> nodes = ranks_of_nodes(placement.total_ranks(), node_of_ranks(placement));
+      std::size_t local_ranks = 1;
+      for (const std::vector<int>& ranks : nodes) local_ranks = std::max(local_ranks, ranks.size());
+      plan.p2p = nccl_p2p_run(*plan.nccl_case, *model.nccl_facts, static_cast<int>(local_ranks), plan.settings.buffsize);
+    } else {
+      plan.p2p = NcclP2pRun{};  // no facts: the rank program's defaults, unpaced
+    }
+    plan.rules = nccl_enqueue_rules(*plan.settings.release, plan.settings.buffsize);
+    return plan;
+  }
   add_rank_costs(plan, plan.nccl_case);
   plan.rules = nccl_enqueue_rules(*plan.settings.release, plan.settings.buffsize);
   return plan;

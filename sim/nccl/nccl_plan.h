@@ -9,6 +9,7 @@
 #include "tuning/nccl_choice.h"
 #include "tuning/nccl_enqueue_rules.h"
 #include "tuning/nccl_nvls_costs.h"
+#include "tuning/nccl_p2p_rules.h"
 #include "../model/algorithm_registry.h"
 #include "../model/model_settings.h"
 #include "../model/placement.h"
@@ -45,6 +46,8 @@ struct NcclPlan {
   NcclEnqueueRules rules;                 // the release's tree split and NVLS chunking
   // The function NCCL's model prices: all-reduce, or the ring of all-gather and reduce-scatter.
   NcclFunction function = NcclFunction::all_reduce;
+  // alltoall and sendrecv: NCCL's point-to-point schedule (nccl_p2p_rules.h), which NCCL's model does not price.
+  std::optional<NcclP2pRun> p2p;
 
   // Whether the rank program paces its slices in simulated time (any of the above): only the S4U and
   // maestro engines bound such waits without sleeping; under "auto" such cases take maestro.

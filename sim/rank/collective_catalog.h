@@ -64,12 +64,15 @@ enum class CollectiveMethod {
   ring_shift,           // sendrecv: each rank sends to rank+1 and receives from rank-1
   nccl_ring_all_gather,      // NCCL's ring: the copying half of nccl_ring's allreduce, channels and slices alike
   nccl_ring_reduce_scatter,  // NCCL's ring: the adding half of nccl_ring's allreduce
+  nccl_p2p_alltoall,         // NCCL's point-to-point schedule: a send and a receive with every rank, in rounds over channels
+  nccl_p2p_sendrecv,         // NCCL's point-to-point schedule: a send to rank+1, a receive from rank-1
 };
 
-// NCCL's rings (nccl_ring_allreduce.cpp): NCCL's time model prices them, not a closed form, and their
-// rings are node-contiguous, so the rank program needs --nodes.
+// NCCL's rings (nccl_ring_allreduce.cpp) and point-to-point schedule (nccl_p2p_collectives.cpp): no
+// closed form prices them, and both lay their channels by node, so the rank program needs --nodes.
 constexpr bool is_nccl_method(CollectiveMethod method) {
-  return method == CollectiveMethod::nccl_ring_all_gather || method == CollectiveMethod::nccl_ring_reduce_scatter;
+  return method == CollectiveMethod::nccl_ring_all_gather || method == CollectiveMethod::nccl_ring_reduce_scatter ||
+         method == CollectiveMethod::nccl_p2p_alltoall || method == CollectiveMethod::nccl_p2p_sendrecv;
 }
 
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
@@ -114,6 +117,14 @@ inline constexpr std::array kCollectiveAlgorithms{
                             "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
     CollectiveAlgorithmInfo{Collective::sendrecv, "ring", CollectiveMethod::ring_shift,
                             "ring shift: each rank sends to rank+1 and receives from rank-1"},
+    CollectiveAlgorithmInfo{Collective::alltoall, "nccl_p2p", CollectiveMethod::nccl_p2p_alltoall,
+                            "NCCL's point-to-point schedule: every peer's block in parts over its channels, 8 chunks in flight each"},
+    CollectiveAlgorithmInfo{Collective::alltoall, "nccl", CollectiveMethod::nccl_p2p_alltoall,
+                            "what NCCL would run: its point-to-point schedule (nccl_p2p)"},
+    CollectiveAlgorithmInfo{Collective::sendrecv, "nccl_p2p", CollectiveMethod::nccl_p2p_sendrecv,
+                            "NCCL's point-to-point schedule: the send to rank+1 and the receive from rank-1 in parts over their channels"},
+    CollectiveAlgorithmInfo{Collective::sendrecv, "nccl", CollectiveMethod::nccl_p2p_sendrecv,
+                            "what NCCL would run: its point-to-point schedule (nccl_p2p)"},
 };
 
 // The algorithm names that exist only for collectives other than all_reduce (`ring` is the catalog's),
@@ -123,6 +134,7 @@ inline constexpr std::array kCollectiveOnlyAlgorithms{
     AlgorithmInfo{.name = "chain", .summary = "broadcast, reduce: pipelined chain in 1 MiB segments"},
     AlgorithmInfo{.name = "pairwise", .summary = "alltoall: pairwise exchange, N-1 steps of MPI_Sendrecv"},
     AlgorithmInfo{.name = "linear", .summary = "alltoall: every Irecv and Isend posted at once, then MPI_Waitall"},
+    AlgorithmInfo{.name = "nccl_p2p", .summary = "alltoall, sendrecv: NCCL's point-to-point schedule over its channels"},
 };
 
 // nullptr when COLLECTIVE (not all_reduce) has no algorithm NAME.

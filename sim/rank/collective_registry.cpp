@@ -20,6 +20,8 @@ AllreduceFn code_of(CollectiveMethod method) {
     case CollectiveMethod::ring_shift: return &ring_shift_sendrecv;
     case CollectiveMethod::nccl_ring_all_gather: return &nccl_ring_all_gather;
     case CollectiveMethod::nccl_ring_reduce_scatter: return &nccl_ring_reduce_scatter;
+    case CollectiveMethod::nccl_p2p_alltoall: return &nccl_p2p_alltoall;
+    case CollectiveMethod::nccl_p2p_sendrecv: return &nccl_p2p_sendrecv;
   }
   return nullptr;
 }

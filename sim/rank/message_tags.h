@@ -38,6 +38,7 @@ enum MessageTag : int {
   kChainTag = 301,              // chain broadcast and reduce: every segment
   kAlltoallTag = 302,           // pairwise and linear alltoall: every block
   kRingShiftTag = 303,          // sendrecv's ring shift
+  kNcclP2pTag = 400,            // nccl_p2p alltoall and sendrecv: + channel (up to 64), so each channel matches only its own
 };
 
 }  // namespace ringsim

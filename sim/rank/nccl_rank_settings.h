@@ -21,6 +21,16 @@ struct NcclEnqueueRules {
   int nvls_first_halving = 64;  // NVLS on one node: 64 KiB chunks below this many x channels x heads chunks (32 in 2.17)
 };
 
+// NCCL's point-to-point schedule of one communicator (nccl_p2p: alltoall, sendrecv), as the launcher
+// reads it off the release and the case (sim/nccl/tuning/nccl_p2p_rules.h): paths.cc's channel counts,
+// init.cc's chunk size, and the rate of one channel's thread block. 0 channels: not given.
+struct NcclP2pRun {
+  int channels = 0;               // p2pnChannels: the channels p2p operations are spread over (a power of 2)
+  int channels_per_peer = 0;      // p2pnChannelsPerPeer: at most this many channels per send or receive (a power of 2)
+  std::uint64_t chunk_bytes = 128u << 10;  // p2pChunkSize: one FIFO step of Simple
+  double block_Bps = 0;           // what one channel's thread block copies, send and receive together (0: unpaced)
+};
+
 struct NcclRankSettings {
   int channels = 2;
   std::uint64_t buffsize = 4ULL << 20;  // NCCL_BUFFSIZE: Simple's 8 steps
@@ -48,6 +58,7 @@ struct NcclRankSettings {
   double nvls_latency_s = 0;
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   NcclEnqueueRules rules;
+  NcclP2pRun p2p;  // nccl_p2p only
   // NCCL's software cost of one call (launch, host side, the proxy's and plugin's per-step costs:
   // sim/nccl/tuning/nccl_software_costs.h), spent before the call's first transfer. 0: none.
   double software_s = 0;

@@ -87,7 +87,29 @@ std::string parse_software_costs(std::string_view value, std::vector<double>& se
   return "";
 }
 
-// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-software, --nccl-rails: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
+// --nccl-p2p CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS: nccl_p2p's schedule (NcclP2pRun).
+std::string parse_p2p_run(std::string_view value, NcclP2pRun& run) {
+  std::string_view fields[4];
+  std::size_t from = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t comma = i < 3 ? value.find(',', from) : value.size();
+    if (comma == std::string_view::npos) return "--nccl-p2p takes CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS, such as 16,2,131072,14";
+    fields[i] = value.substr(from, comma - from);
+    from = comma + 1;
+  }
+  int channels = 0, per_peer = 0;
+  std::uint64_t chunk = 0;
+  double block_GBps = -1;
+  const auto power_of_two = [](int x) { return x >= 1 && x <= 64 && (x & (x - 1)) == 0; };
+  if (!parse_number(fields[0], channels) || !parse_number(fields[1], per_peer) || !parse_number(fields[2], chunk) ||
+      !parse_number(fields[3], block_GBps) || !power_of_two(channels) || !power_of_two(per_peer) || per_peer > channels || chunk < 4096 ||
+      chunk % 16 != 0 || chunk > (1u << 30) || block_GBps < 0 || block_GBps > 1e6)
+    return "--nccl-p2p takes CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS: powers of 2 up to 64 (PER_PEER at most CHANNELS), a chunk of at least 4096 bytes in multiples of 16, a rate in GB/s (0: unpaced), such as 16,2,131072,14";
+  run = {channels, per_peer, chunk, block_GBps * 1e9};
+  return "";
+}
+
+// --nccl-channels, --nccl-buffsize, --nccl-protocols, --nccl-handshake, --nccl-ll128-hops, --nccl-block-rates, --nccl-tree-hops, --nccl-nvls, --nccl-algorithms, --nccl-software, --nccl-rails, --nccl-p2p: nccl_ring's (nccl_tree's, nccl's) schedule (sim/nccl/tuning/nccl_settings.h).
 std::string parse_nccl_option(std::string_view flag, std::string_view value, int ranks, RankOptions& options) {
   if (flag == "--nccl-channels") {
     options.nccl_channels.clear();
@@ -117,6 +139,8 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
     return parse_nccl_pair(flag, value, options.nccl);
   } else if (flag == "--nccl-enqueue") {
     return parse_enqueue_rules(value, options.nccl.rules);
+  } else if (flag == "--nccl-p2p") {
+    return parse_p2p_run(value, options.nccl.p2p);
   } else if (flag == "--nccl-algorithms") {
     options.nccl_algorithms.clear();
     for (std::size_t from = 0; from <= value.size();) {

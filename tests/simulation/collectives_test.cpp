@@ -180,6 +180,21 @@ TEST_CASE("NCCL's ring all-gather and reduce-scatter give the exact result on ev
   }
 }
 
+TEST_CASE("NCCL's point-to-point alltoall and sendrecv give the exact result on every engine, in parts over channels and 8 chunks in flight") {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const Group nccl{R"(["nccl_p2p", "nccl"])", R"(["alltoall", "sendrecv"])", 4};
+  const std::string placements = R"(["1", "2", "1-1-1", {"ranks": "2-2-1", "order": "cyclic"}, "4-3", "4-4-4-1"])";
+  for (const char* engine : {"smpi", "s4u", "maestro"}) {
+    CAPTURE(engine);
+    const std::string model = std::string(R"({"engine": ")") + engine + R"(", "nccl": {"channels": 3}})";
+    // 17 floats (empty blocks), 1009, and 4 MiB + 4 bytes: parts of unequal length (4 KiB-aligned), more
+    // chunks per part than the 8 in flight.
+    check_exact(run_scenario(dir, std::string("p2p-") + engine, scenario(topology.string(), placements, nccl, "[68, 4036, 4194308]", model)),
+                6 * 4 * 3);
+  }
+}
+
 TEST_CASE("NCCL's ring all-gather and reduce-scatter reach all-reduce's busbw where the NICs bind, at NCCL's protocol for each") {
   // 16 H100 ranks on 4 rail-optimized nodes (4 per node: 4 NICs of 400 Gb/s per node in use) at 1 GiB:
   // each moves (N-1)/N of the size over the NICs where the all-reduce moves 2(N-1)/N, so all three

@@ -701,4 +701,29 @@ TEST_CASE("calibrated on the all-reduce of the 10-node H100 suite at one GPU per
   CHECK(prediction.report.at("sizes").at(0).at("ranks") == 20);
   CHECK(prediction.report.at("summary").at("judged").at("count") == 8);
   CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.02);
+
+TEST_CASE("validate compares the 10-node H100 suite's sendrecv with NCCL's point-to-point schedule, uncalibrated") {
+  // validate/traces/nccl-corpus/h100-10x1-suite.txt (NCCL 2.29.2, one GPU per node), its sendrecv_perf run
+  // against nccl (NCCL's p2p schedule): 4 p2p channels, 2 per peer (nccl_p2p_rules.h), each channel's
+  // sends at 14 GB/s, so 28 GB/s busbw where the run levels off at 24.9: measured -11.0% median from 64 MiB
+  // (9 sizes), held within 15%.
+  TempDir dir;
+  const std::string scenario = kRoot + "/scenarios/nccl/h100-rails-nccl.json";
+  const std::string trace = kRoot + "/validate/traces/nccl-corpus/h100-10x1-suite.txt";
+  const auto json = dir.path() / "sendrecv.json";
+  const auto run = run_ringsim("validate " + scenario + " --measured " + trace +
+                                   " --collective sendrecv_perf --min-bytes 64MiB --tolerance 0.15 --quiet --json " + json.string(),
+                               dir.path());
+  CHECK_MESSAGE(run.exit_code == 0, std::string(run.out + run.err));
+  CHECK(run.out.find("block sendrecv nccl, 10 ranks") != std::string::npos);
+  const auto report = nlohmann::json::parse(read_text(json));
+  CHECK(report.at("sizes").at(0).at("collective") == "sendrecv");
+  CHECK(report.at("sizes").at(0).at("nccl_ran") == "P2P/Simple");
+  CHECK_FALSE(report.at("sizes").at(0).contains("nccl_model_s"));  // NCCL's tuner has no p2p model
+  CHECK(report.at("summary").at("judged").at("count") == 9);
+  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.15);
+  // 2 channels x 14 GB/s at the largest size (busbw = algbw for sendrecv), within 1%.
+  const auto& row = report.at("sizes").back();
+  const double simulated_busbw = row.at("simulated_busbw_GBps").get<double>();
+  CHECK(std::abs(simulated_busbw / 28.0 - 1) < 0.01);
 }

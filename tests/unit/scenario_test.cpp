@@ -72,7 +72,7 @@ TEST_CASE("collectives: nccl-tests' names, all_reduce by default, each algorithm
   check_error(R"(, "collectives": [])", "/collectives: expected a non-empty array of collectives (all_reduce, all_gather, "
                                         "reduce_scatter, broadcast, reduce, alltoall, sendrecv)");
   check_error(R"(, "algorithms": ["ring", "pairwise"], "collectives": ["alltoall"])",
-              "/algorithms/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear)");
+              "/algorithms/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear, nccl_p2p, nccl)");
   check_error(R"(, "algorithms": ["binomial"])",
               "/algorithms/0: algorithm binomial has no version for collective all_reduce (its algorithms: ring, ring_pipelined, "
               "ring_pipelined_64KiB, ring_bidir, parameter_server, parameter_server_2, parameter_server_4, parameter_server_all, "

@@ -152,7 +152,7 @@ TEST_CASE("a sweep's collectives multiply its cases, innermost, and its scenario
   CHECK(sweep.cases[4].placement == 1);
   const auto bad = dir.write("bad.json", sweep_with(R"(["4-4"])", R"(, "collectives": ["alltoall"])"));
   CHECK(RINGSIM_ERROR_OF(load_sweep(bad)) ==
-        bad.string() + ": /collectives/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear)");
+        bad.string() + ": /collectives/0: algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear, nccl_p2p, nccl)");
 }
 
 TEST_CASE("sweep errors name the file and the JSON path, before anything runs") {

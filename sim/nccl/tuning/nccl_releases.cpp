@@ -260,6 +260,7 @@ constexpr NcclRelease kNccl221 = edited(kNccl219, {2, 21}, [](NcclRelease& r) {
   r.nvlink_sm100_GBps = 20.6;
   r.nvls_max_arity = 32;
   r.nvls_tree_chunk = 128u << 10;
+  r.p2p_net_channels = NcclP2pNetChannels::two_by_scale;
 });
 
 // v2.23.4-1
@@ -280,6 +281,7 @@ constexpr NcclRelease kNccl225 = edited(kNccl223, {2, 25}, [](NcclRelease& r) {
   r.nvlink_sm100_GBps = 40;
   r.max_channels = 64;
   r.nvls_launch_channels_sm100 = {32, 32};
+  r.p2p_hopper_doubling = true;
 });
 
 // v2.27.7-1
@@ -296,6 +298,8 @@ constexpr NcclRelease kNccl228 = edited(kNccl227, {2, 28}, [](NcclRelease& r) {
 constexpr NcclRelease kNccl229 = edited(kNccl228, {2, 29}, [](NcclRelease& r) {
   r.hop_latency_us[kNcclNetHop][kNcclNvlsTree] = {0, 0, 20.9};
   r.nvls_tree_cap_GBps[1][1] = 43.8;
+  r.p2p_net_channels = NcclP2pNetChannels::nic_rate;
+  r.p2p_fit_one_batch = true;
 });
 
 // NCCL's releases, oldest first; each row the first release whose sources hold its values.

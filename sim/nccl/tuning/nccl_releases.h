@@ -54,6 +54,13 @@ enum class NcclRingDuplication { never, from_25GBps, hopper_from_50GBps, not_thi
 // at nvlsEfficiency with per-channel caps.
 enum class NcclNvlsFormula { ring_graph, heads_three_quarters, heads_five_sixths, efficiency };
 
+// How paths.cc counts the channels a network peer asks for.
+enum class NcclP2pNetChannels {
+  two,           // NCCL_NCHANNELS_PER_NET_PEER = 2
+  two_by_scale,  // 2, halved while 2 x ranks > 4 x p2pnChannels, at least the GPU's NICs (2.21 on)
+  nic_rate,      // the GPU's NIC rate over NCCL_P2P_PER_CHANNEL_NET_BW, at least its NICs (2.29 on)
+};
+
 struct NcclRelease {
   NcclVersion version;  // the first release these values hold for
 
@@ -128,6 +135,11 @@ struct NcclRelease {
   std::uint64_t nvls_tree_chunk = 0;                      // NCCL_NVLS_CHUNKSIZE (0: a Simple step, NCCL_BUFFSIZE / 8)
   bool nvls_tree_64k_from_4_nodes = false;
   int nvls_first_halving = 0;
+
+  // The point-to-point setup (paths.cc, connect.cc; nccl_p2p_rules.h).
+  NcclP2pNetChannels p2p_net_channels = NcclP2pNetChannels::two;
+  bool p2p_hopper_doubling = false;  // connect.cc doubles the channels below 16 on Hopper across nodes (2.25 on)
+  bool p2p_fit_one_batch = false;    // paths.cc halves the channels per peer until every peer fits one batch (2.29 on)
 };
 
 // The newest row of kNcclReleases not newer than VERSION (which parse_nccl_version accepted).
