@@ -47,9 +47,12 @@ std::optional<std::vector<PairFlow>> method_flows(CollectiveMethod method, int n
     case CollectiveMethod::binomial_reduce: return binomial_flows(n, s, true);
     case CollectiveMethod::chain_broadcast: return chain_flows(n, s, false);
     case CollectiveMethod::chain_reduce: return chain_flows(n, s, true);
+    // NCCL's point-to-point schedule moves the same pair flows; its rounds and channels set only their order.
     case CollectiveMethod::pairwise_alltoall:
-    case CollectiveMethod::linear_alltoall: return alltoall_flows(n, s / n);
-    case CollectiveMethod::ring_shift: return ring_flows(n, s);
+    case CollectiveMethod::linear_alltoall:
+    case CollectiveMethod::nccl_p2p_alltoall: return alltoall_flows(n, s / n);
+    case CollectiveMethod::ring_shift:
+    case CollectiveMethod::nccl_p2p_sendrecv: return ring_flows(n, s);
     case CollectiveMethod::nccl_ring_all_gather:
     case CollectiveMethod::nccl_ring_reduce_scatter: break;
   }

@@ -701,6 +701,7 @@ TEST_CASE("calibrated on the all-reduce of the 10-node H100 suite at one GPU per
   CHECK(prediction.report.at("sizes").at(0).at("ranks") == 20);
   CHECK(prediction.report.at("summary").at("judged").at("count") == 8);
   CHECK(prediction.report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.02);
+}
 
 TEST_CASE("validate compares the 10-node H100 suite's sendrecv with NCCL's point-to-point schedule, uncalibrated") {
   // validate/traces/nccl-corpus/h100-10x1-suite.txt (NCCL 2.29.2, one GPU per node), its sendrecv_perf run

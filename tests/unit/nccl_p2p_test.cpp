@@ -61,7 +61,7 @@ TEST_CASE("NCCL 2.29's p2p channels on 10 H100 nodes: 4 per network peer by the 
   CHECK(nccl_p2p_run(h100_case(10, 4, 8, v229), h100_facts(), 4, 4u << 20).channels_per_peer == 2);
 }
 
-TEST_CASE("Earlier releases: 2 channels per network peer, no Hopper doubling before 2.25; one NVLink node takes 512 KiB chunks") {
+TEST_CASE("Earlier releases: 2 channels per network peer, no Hopper doubling before 2.25, and one NVLink node takes 512 KiB chunks") {
   const NcclP2pRun v219 = nccl_p2p_run(h100_case(10, 8, 16, {2, 19}), h100_facts(), 8, 4u << 20);
   CHECK(v219.channels == 16);
   CHECK(v219.channels_per_peer == 2);
