@@ -165,6 +165,22 @@ nlohmann::json trace_json(const TraceInput& input) {
   return trace;
 }
 
+// validate's document: what was compared (SCENARIO, INPUT's trace) under which model and bounds, its ROWS,
+// SUMMARY, REGIMES and verdict.
+nlohmann::json validation_document(const Scenario& scenario, const TraceInput& input, const ValidationOptions& options,
+                                   nlohmann::json rows, nlohmann::json summary, nlohmann::json regimes, bool pass) {
+  return {{"kind", "validation"},
+          {"scenario", scenario.name},
+          {"trace", trace_json(input)},
+          {"model", scenario.model.to_json()},
+          {"tolerance", options.tolerance},
+          {"min_bytes", options.min_bytes},
+          {"sizes", std::move(rows)},
+          {"summary", std::move(summary)},
+          {"regimes", std::move(regimes)},
+          {"pass", pass}};
+}
+
 nlohmann::json validation_json(const Validation& validation, const Scenario& scenario, const TraceInput& input,
                                const ValidationOptions& options) {
   nlohmann::json rows = nlohmann::json::array();
@@ -196,16 +212,7 @@ nlohmann::json validation_json(const Validation& validation, const Scenario& sce
   nlohmann::json summary = {{"all", summary_json(validation.all)}, {"judged", summary_json(validation.judged)}};
   if (validation.nccl_model_all)
     summary["nccl_model"] = {{"all", summary_json(*validation.nccl_model_all)}, {"judged", summary_json(*validation.nccl_model_judged)}};
-  return {{"kind", "validation"},
-          {"scenario", scenario.name},
-          {"trace", trace_json(input)},
-          {"model", scenario.model.to_json()},
-          {"tolerance", options.tolerance},
-          {"min_bytes", options.min_bytes},
-          {"sizes", rows},
-          {"summary", summary},
-          {"regimes", regimes},
-          {"pass", validation.pass}};
+  return validation_document(scenario, input, options, rows, summary, regimes, validation.pass);
 }
 
 // --explain: the validation is the diagnosis's baseline (run_diagnosis.h), printed as validate prints it, then
@@ -309,17 +316,12 @@ nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& sce
     collectives.push_back(entry);
     for (const ComparedCase& compared : run.validation->cases) every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
   }
-  return {{"kind", "validation"},
-          {"scenario", scenario.name},
-          {"trace", trace_json(primary)},
-          {"model", scenario.model.to_json()},
-          {"tolerance", options.tolerance},
-          {"min_bytes", options.min_bytes},
-          {"sizes", rows},
-          {"summary", {{"all", summary_json(summarize(every_size, 0))}, {"judged", summary_json(summarize(every_size, options.min_bytes))}}},
-          {"regimes", regimes},
-          {"collectives", collectives},
-          {"pass", suite_passes(runs)}};
+  nlohmann::json document = validation_document(
+      scenario, primary, options, rows,
+      {{"all", summary_json(summarize(every_size, 0))}, {"judged", summary_json(summarize(every_size, options.min_bytes))}},
+      regimes, suite_passes(runs));
+  document["collectives"] = collectives;
+  return document;
 }
 
 // Every run of a suite log: read, learned from, simulated as one pool, reported one after the other,
