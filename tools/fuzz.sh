@@ -25,8 +25,9 @@ if [ "${1:-}" = --run ]; then
   scratch=$(mktemp -d /tmp/ringsim-fuzz-XXXXXX)
   trap 'rm -rf "$scratch"' EXIT
   mkdir -p "$scratch/new"
-  # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: over 2 GB is a finding.
-  "$binary" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "${dict[@]}" \
+  # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: over 2 GB is a finding. TMPDIR: the
+  # targets that read a path write their input under the temporary directory, which goes with the scratch.
+  TMPDIR="$scratch" "$binary" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$scratch/" "$scratch/new" "$corpus"
   exit 0
 fi
@@ -58,12 +59,12 @@ findings=()
 for target in "${targets[@]}"; do
   corpus=$root/tests/fuzz/corpus/$target
   work=$build/fuzz-work/$target
-  mkdir -p "$corpus" "$work"
+  mkdir -p "$corpus" "$work" "$work.tmp"  # .tmp: where targets that read a path write their input (TMPDIR)
   echo "== $target: ${seconds} s"
   parallel=()
   [ -f "$root/tests/fuzz/$target.dict" ] && parallel+=(-dict="$root/tests/fuzz/$target.dict")  # its dictionary
   [ "$jobs" -gt 1 ] && parallel+=(-jobs="$jobs" -workers="$jobs")  # workers log to fuzz-N.log in $work
-  if ! (cd "$work" && "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
+  if ! (cd "$work" && TMPDIR="$work.tmp" "$build/tests/fuzz/fuzz_$target" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
       "${parallel[@]}" -print_final_stats=1 -artifact_prefix="$build/findings/$target-" "$work" "$corpus" \
       2>"$build/fuzz-work/$target.log"); then
     found=$(ls -t "$build/findings/$target-"* | head -1)
@@ -73,7 +74,7 @@ for target in "${targets[@]}"; do
   fi
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz-work/$target.log" | sed 's/^/   /' || true
   # Keep only inputs that add coverage: the committed corpus stays small.
-  "$build/tests/fuzz/fuzz_$target" -merge=1 "$corpus" "$work" >/dev/null 2>&1 || true
+  TMPDIR="$work.tmp" "$build/tests/fuzz/fuzz_$target" -merge=1 "$corpus" "$work" >/dev/null 2>&1 || true
   echo "   corpus: $(ls "$corpus" | wc -l) inputs"
 done
 # The findings last, where a reader of the output looks: replay one with build-fuzz/tests/fuzz/fuzz_TARGET FILE.

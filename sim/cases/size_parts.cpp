@@ -25,4 +25,10 @@ std::vector<std::vector<std::uint64_t>> split_sizes(const std::vector<std::uint6
   return split;
 }
 
+void put_in_size_order(std::vector<SizeResult>& results, const std::vector<std::uint64_t>& sizes) {
+  const auto position = [&](std::uint64_t bytes) { return std::find(sizes.begin(), sizes.end(), bytes) - sizes.begin(); };
+  std::stable_sort(results.begin(), results.end(),
+                   [&](const SizeResult& a, const SizeResult& b) { return position(a.bytes) < position(b.bytes); });
+}
+
 }  // namespace ringsim

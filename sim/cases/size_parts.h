@@ -4,6 +4,8 @@
 // next (a test compares every size's time split and whole).
 #pragma once
 
+#include "../results/case_results.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -17,5 +19,9 @@ inline constexpr std::uint64_t kSizeCostFloorBytes = 1ull << 20;
 // into the part that costs least so far; each part keeps the sizes in the order SIZES lists them.
 // One part (all of SIZES) when PARTS <= 1.
 std::vector<std::vector<std::uint64_t>> split_sizes(const std::vector<std::uint64_t>& sizes, std::size_t parts);
+
+// A case's results from its parts, appended one part after another, put back in SIZES' order (a stable
+// sort: the order split_sizes took them from).
+void put_in_size_order(std::vector<SizeResult>& results, const std::vector<std::uint64_t>& sizes);
 
 }  // namespace ringsim

@@ -82,11 +82,9 @@ std::vector<CaseResult> joined_cases(std::vector<CaseResult> job_results, const 
     }
     for (SizeResult& size : job_results[j].sizes) joined->sizes.push_back(std::move(size));
   }
-  const auto position = [&](std::uint64_t bytes) { return std::find(sizes.begin(), sizes.end(), bytes) - sizes.begin(); };
   std::vector<CaseResult> results;
   for (auto& joined : cases) {
-    std::stable_sort(joined->sizes.begin(), joined->sizes.end(),
-                     [&](const SizeResult& a, const SizeResult& b) { return position(a.bytes) < position(b.bytes); });
+    put_in_size_order(joined->sizes, sizes);
     results.push_back(std::move(*joined));
   }
   return results;

@@ -104,11 +104,10 @@ std::vector<CaseResult> at_sizes(std::vector<CaseResult> results, const std::vec
 
 // FIRST's cases with MORE's sizes added, each case's sizes in SIZES' order.
 std::vector<CaseResult> joined_sizes(std::vector<CaseResult> first, std::vector<CaseResult> more, const std::vector<std::uint64_t>& sizes) {
-  const auto position = [&](const SizeResult& size) { return std::find(sizes.begin(), sizes.end(), size.bytes) - sizes.begin(); };
   for (std::size_t c = 0; c < first.size(); ++c) {
     std::vector<SizeResult>& joined = first[c].sizes;
     joined.insert(joined.end(), std::make_move_iterator(more[c].sizes.begin()), std::make_move_iterator(more[c].sizes.end()));
-    std::stable_sort(joined.begin(), joined.end(), [&](const SizeResult& a, const SizeResult& b) { return position(a) < position(b); });
+    put_in_size_order(joined, sizes);
   }
   return first;
 }
