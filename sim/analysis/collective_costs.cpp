@@ -36,7 +36,9 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
     case CollectiveMethod::nccl_ring_all_gather:
     case CollectiveMethod::nccl_ring_reduce_scatter:
     case CollectiveMethod::nccl_p2p_alltoall:
-    case CollectiveMethod::nccl_p2p_sendrecv: break;
+    case CollectiveMethod::nccl_p2p_sendrecv:
+    case CollectiveMethod::nccl_ring_broadcast:
+    case CollectiveMethod::nccl_ring_reduce: break;
   }
   return 0;
 }

@@ -54,7 +54,9 @@ std::optional<std::vector<PairFlow>> method_flows(CollectiveMethod method, int n
     case CollectiveMethod::ring_shift:
     case CollectiveMethod::nccl_p2p_sendrecv: return ring_flows(n, s);
     case CollectiveMethod::nccl_ring_all_gather:
-    case CollectiveMethod::nccl_ring_reduce_scatter: break;
+    case CollectiveMethod::nccl_ring_reduce_scatter:
+    case CollectiveMethod::nccl_ring_broadcast:
+    case CollectiveMethod::nccl_ring_reduce: break;
   }
   return std::nullopt;
 }

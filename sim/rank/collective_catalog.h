@@ -66,13 +66,16 @@ enum class CollectiveMethod {
   nccl_ring_reduce_scatter,  // NCCL's ring: the adding half of nccl_ring's allreduce
   nccl_p2p_alltoall,         // NCCL's point-to-point schedule: a send and a receive with every rank, in rounds over channels
   nccl_p2p_sendrecv,         // NCCL's point-to-point schedule: a send to rank+1, a receive from rank-1
+  nccl_ring_broadcast,       // NCCL's ring opened at the root: a chain from rank 0 along each channel's ring
+  nccl_ring_reduce,          // NCCL's ring opened at the root: a chain to rank 0, each hop adding
 };
 
 // NCCL's rings (nccl_ring_allreduce.cpp) and point-to-point schedule (nccl_p2p_collectives.cpp): no
 // closed form prices them, and both lay their channels by node, so the rank program needs --nodes.
 constexpr bool is_nccl_method(CollectiveMethod method) {
   return method == CollectiveMethod::nccl_ring_all_gather || method == CollectiveMethod::nccl_ring_reduce_scatter ||
-         method == CollectiveMethod::nccl_p2p_alltoall || method == CollectiveMethod::nccl_p2p_sendrecv;
+         method == CollectiveMethod::nccl_p2p_alltoall || method == CollectiveMethod::nccl_p2p_sendrecv ||
+         method == CollectiveMethod::nccl_ring_broadcast || method == CollectiveMethod::nccl_ring_reduce;
 }
 
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
@@ -115,6 +118,14 @@ inline constexpr std::array kCollectiveAlgorithms{
                             "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
     CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl", CollectiveMethod::nccl_ring_reduce_scatter,
                             "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::broadcast, "nccl_ring", CollectiveMethod::nccl_ring_broadcast,
+                            "NCCL's ring broadcast: each channel's ring opened at rank 0, one-step slices, 8 in flight"},
+    CollectiveAlgorithmInfo{Collective::reduce, "nccl_ring", CollectiveMethod::nccl_ring_reduce,
+                            "NCCL's ring reduce: each channel's ring opened at rank 0, one-step slices added at each hop"},
+    CollectiveAlgorithmInfo{Collective::broadcast, "nccl", CollectiveMethod::nccl_ring_broadcast,
+                            "what NCCL would run: its ring (the only algorithm NCCL has for broadcast), protocol by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::reduce, "nccl", CollectiveMethod::nccl_ring_reduce,
+                            "what NCCL would run: its ring (the only algorithm NCCL has for reduce), protocol by NCCL's model"},
     CollectiveAlgorithmInfo{Collective::sendrecv, "ring", CollectiveMethod::ring_shift,
                             "ring shift: each rank sends to rank+1 and receives from rank-1"},
     CollectiveAlgorithmInfo{Collective::alltoall, "nccl_p2p", CollectiveMethod::nccl_p2p_alltoall,

@@ -22,6 +22,8 @@ AllreduceFn code_of(CollectiveMethod method) {
     case CollectiveMethod::nccl_ring_reduce_scatter: return &nccl_ring_reduce_scatter;
     case CollectiveMethod::nccl_p2p_alltoall: return &nccl_p2p_alltoall;
     case CollectiveMethod::nccl_p2p_sendrecv: return &nccl_p2p_sendrecv;
+    case CollectiveMethod::nccl_ring_broadcast: return &nccl_ring_broadcast;
+    case CollectiveMethod::nccl_ring_reduce: return &nccl_ring_reduce;
   }
   return nullptr;
 }

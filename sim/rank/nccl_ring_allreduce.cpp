@@ -1,5 +1,6 @@
 // NCCL's ring allreduce (device/all_reduce.h runRing over prims_simple.h / prims_ll*.h) as plain MPI,
-// and its halves, NCCL's ring reduce-scatter and all-gather (device/reduce_scatter.h, all_gather.h).
+// its halves, NCCL's ring reduce-scatter and all-gather (device/reduce_scatter.h, all_gather.h), and
+// its ring opened at the root, NCCL's broadcast and reduce (device/broadcast.h, reduce.h).
 // Unlike the MPI ring, it ignores rank order: each channel's ring is node-contiguous and enters and
 // leaves each node beside that channel's NIC (nccl_channel_rings.h), so it crosses every node boundary
 // once per direction. C channels each run their ring on their own share of the buffer. A channel
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ringsim {
 namespace {
@@ -50,11 +52,20 @@ struct WireFormat {
   int steps_per_slice;
 };
 
-WireFormat format_of(const NcclRankSettings& settings) {
+// Simple's chunk and slice in FIFO steps: ALLREDUCE_CHUNKSTEPS = NCCL_STEPS/2 and ALLREDUCE_SLICESTEPS
+// = NCCL_STEPS/4 (all-gather and reduce-scatter alike); BROADCAST_ and REDUCE_CHUNKSTEPS and SLICESTEPS 1.
+struct SimpleSteps {
+  int chunk = kNcclSteps / 2;
+  int slice = kNcclSteps / 4;
+};
+
+WireFormat format_of(const NcclRankSettings& settings, SimpleSteps steps) {
   if (settings.protocol == NcclWire::simple) {
-    // ALLREDUCE_CHUNKSTEPS = NCCL_STEPS/2, ALLREDUCE_SLICESTEPS = NCCL_STEPS/4; slices at least 1/32.
+    // Slices at least 1/32 of their steps (prims_simple.h).
     const std::size_t step = settings.buffsize / sizeof(float) / kNcclSteps;
-    return {4 * step, 2 * step, std::max<std::size_t>(1, 2 * step / 32), 2, 2};
+    const auto slice = static_cast<std::size_t>(steps.slice) * step;
+    return {static_cast<std::size_t>(steps.chunk) * step, slice, std::max<std::size_t>(1, slice / 32), steps.chunk / steps.slice,
+            steps.slice};
   }
   // LL: 512 threads x 8 lines of 16 bytes per step, 8 data bytes per line: 32 KiB of data.
   // LL128: 640 threads x 120 8-byte words per step, 120 data bytes per 128: 576000 bytes of data.
@@ -91,15 +102,38 @@ struct Item {
   long overwritten_send = -1;    // a copy into the buffer waits for this earlier send of the same data
 };
 
+// Broadcast's and reduce's chain: each channel's ring opened at the root. Broadcast starts at the root
+// and ends at its left neighbour; reduce starts at its right neighbour and ends at the root, adding at
+// every hop. Every rank runs one op per loop (one chunk).
+struct Chain {
+  int root = 0;
+  bool reduce = false;
+};
+
+// A rank's op on a channel's chain: it receives unless the chain starts at it, sends unless it ends there.
+struct ChainRole {
+  bool receives = false;
+  bool sends = false;
+};
+
+ChainRole chain_role(const Chain& chain, int rank, int left, int right) {
+  if (chain.reduce) return {left != chain.root, rank != chain.root};
+  return {rank != chain.root, right != chain.root};
+}
+
 // Which ops of the allreduce's 2N-1 a channel runs, and where a ring position's data lies. The
 // allreduce runs them all on one buffer, each loop N consecutive chunks. Reduce-scatter runs ops 0..N-1
 // (its last op receives and adds, sending nothing) and all-gather ops N-1..2N-2 (its first op sends the
 // rank's own chunk, receiving nothing), on buffers of N blocks, one per rank (nccl-tests' layout): a
-// loop is one chunk of every block, position j's in the block of the rank at ring position j.
+// loop is one chunk of every block, position j's in the block of the rank at ring position j. The
+// chain runs one op (an adding one for reduce, a copying one for broadcast) on N blocks that are each
+// the whole buffer, so that a loop is one chunk of it.
 struct RingPass {
   int first_op = 0;
   int last_op = 0;                    // 2N-2 for the allreduce
   const std::vector<Piece>* blocks = nullptr;  // by rank; nullptr: the allreduce's one region
+  SimpleSteps steps;
+  std::optional<Chain> chain;         // broadcast's and reduce's: the ring opened at the root
 };
 
 class Channel {
@@ -109,8 +143,9 @@ class Channel {
   Channel(float* data, std::size_t count, Piece share, int channel, const std::vector<int>& ring, int position, AllreduceContext& ctx,
           bool engine_paces, bool engine_delays, RingPass pass)
       : data_(data), ctx_(ctx), pass_(pass), ring_(&ring), n_(static_cast<int>(ring.size())), position_(position), tag_(kNcclChannelTag + channel),
-        left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]), format_(format_of(ctx.nccl)),
-        slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) ? 1 : slots_),
+        left_(ring[(position + n_ - 1) % n_]), right_(ring[(position + 1) % n_]),
+        role_(pass.chain ? chain_role(*pass.chain, ctx.rank, left_, right_) : ChainRole{}), format_(format_of(ctx.nccl, pass.steps)),
+        slots_(kNcclSteps / format_.steps_per_slice), send_window_(sends_to_same_node(ctx) || pass.chain ? 1 : slots_),
         engine_delays_(engine_delays), delivery_delay_s_(engine_delays ? hop_latency_of(ctx) : 0.0),
         handshake_s_(engine_delays ? 0.0 : handshake_of(ctx)), block_Bps_(engine_paces ? 0.0 : protocol_pace_Bps(ctx)), next_(*this, share), behind_(*this, share), recv_lookup_(*this, share) {
     // One pass over the schedule for its totals; the schedule itself is walked by cursors, never stored
@@ -153,6 +188,10 @@ class Channel {
         // Several would each take a max-min share of a link the next hop also crosses (a GPU's port, a
         // PCIe switch's uplink) where NCCL's hop gets one: on the 8x4 IB nodes, staged through host memory,
         // that made busbw slide 10% from 128 MiB to 1 GiB as the hops' shares drifted.
+        // On a chain one everywhere: its root holds every step at once, and steps in flight together would
+        // share its link and arrive together, so the chain would advance in batches of 8 steps, where NCCL's
+        // connection delivers them one after another. One at a time keeps that order; each step then pays
+        // the route's latency.
         if (item.send >= send_window_ && in_flight(item.send - send_window_)) return {&send_request(item.send - send_window_)};
         if (item.recv >= 0) consume(item);
         consumed_ = true;
@@ -232,8 +271,9 @@ class Channel {
     }
     void set_item() {
       item_ = Item{pieces_[slice_], op_, chunk_position_, static_cast<int>(slice_)};
-      if (op_ > channel_->pass_.first_op) item_.recv = recvs_++;
-      if (op_ < channel_->pass_.last_op) item_.send = sends_++;
+      const RingPass& pass = channel_->pass_;
+      if (pass.chain ? channel_->role_.receives : op_ > pass.first_op) item_.recv = recvs_++;
+      if (pass.chain ? channel_->role_.sends : op_ < pass.last_op) item_.send = sends_++;
     }
 
     const Channel* channel_;
@@ -336,6 +376,7 @@ class Channel {
   RingPass pass_;
   const std::vector<int>* ring_;
   int n_, position_, tag_, left_, right_;
+  ChainRole role_;  // on a chain (RingPass::chain)
   WireFormat format_;
   int slots_;  // slices in flight per connection: NCCL_STEPS / steps per slice
   long send_window_;  // sends of the channel in flight at once
@@ -405,7 +446,7 @@ void run_ring_pass(float* data, std::size_t count, const std::vector<Piece>& sha
 void nccl_ring_allreduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
   ctx.kernels.copy(output, input, count);
   if (ctx.size == 1) return;
-  run_ring_pass(output, count, split_evenly(count, ctx.nccl.channels), ctx, {0, 2 * ctx.size - 2, nullptr});
+  run_ring_pass(output, count, split_evenly(count, ctx.nccl.channels), ctx, {0, 2 * ctx.size - 2, nullptr, {}, std::nullopt});
 }
 
 // All-gather: the rank's piece into its block of the output, then the allreduce's copying half, each
@@ -417,7 +458,7 @@ void nccl_ring_all_gather(const float* input, float* output, std::size_t count, 
   for (int r = 0; r < n; ++r) blocks.push_back(pieces[r]);
   ctx.kernels.copy(output + pieces[ctx.rank].start, input, pieces[ctx.rank].length);
   if (n == 1) return;
-  run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {n - 1, 2 * n - 2, &blocks});
+  run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {n - 1, 2 * n - 2, &blocks, {}, std::nullopt});
 }
 
 // Reduce-scatter: the allreduce's adding half on a copy of the input in the output; the rank's block,
@@ -428,10 +469,36 @@ void nccl_ring_reduce_scatter(const float* input, float* output, std::size_t cou
   std::vector<Piece> blocks;
   for (int r = 0; r < n; ++r) blocks.push_back(pieces[r]);
   ctx.kernels.copy(output, input, count);
-  if (n > 1) run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {0, n - 1, &blocks});
+  if (n > 1) run_ring_pass(output, count, split_evenly(pieces[0].length, ctx.nccl.channels), ctx, {0, n - 1, &blocks, {}, std::nullopt});
   const Piece mine = pieces[ctx.rank];
   ctx.kernels.copy(ctx.scratch, output + mine.start, mine.length);
   ctx.kernels.copy(output, ctx.scratch, mine.length);
+}
+
+namespace {
+
+// Broadcast or reduce (REDUCE) on the output: each channel's ring opened at rank 0 (nccl-tests' root), a
+// chain of one op per loop on every rank (broadcast a copying op, reduce an adding one) whose loop is one
+// chunk of one FIFO step (BROADCAST_ and REDUCE_CHUNKSTEPS), each channel on its share of the buffer.
+void run_chain(float* output, std::size_t count, bool reduce, AllreduceContext& ctx) {
+  const int n = ctx.size;
+  const std::vector<Piece> whole(static_cast<std::size_t>(n), Piece{0, count});
+  const int op = reduce ? 1 : n;
+  run_ring_pass(output, count, split_evenly(count, ctx.nccl.channels), ctx, {op, op, &whole, {1, 1}, Chain{0, reduce}});
+}
+
+}  // namespace
+
+void nccl_ring_broadcast(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  if (ctx.rank == 0) ctx.kernels.copy(output, input, count);
+  if (ctx.size > 1) run_chain(output, count, false, ctx);
+}
+
+// Reduce: every rank adds what it receives to its own input, in the output, and passes the sum on;
+// rank 0's is the whole sum.
+void nccl_ring_reduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx) {
+  ctx.kernels.copy(output, input, count);
+  if (ctx.size > 1) run_chain(output, count, true, ctx);
 }
 
 }  // namespace ringsim

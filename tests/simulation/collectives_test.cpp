@@ -89,20 +89,27 @@ TEST_CASE("S4U and maestro: every collective algorithm gives the exact result on
 
 namespace {
 
-// On the ideal model, one rank per node on 17 single-GPU nodes: every row of GROUP within 1% of its
-// closed form, for N = 2..17, at 16 MiB (every chain segment, ring piece and alltoall block spans many packets).
-void check_closed_forms(const Group& group) {
-  TempDir dir;
-  // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
-  const auto topology = dir.write("seventeen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 17, "gpus": 1}]}]})");
+constexpr const char* kSeventeenNodes = R"({"racks": [{"nodes": [{"name": "n", "count": 17, "gpus": 1}]}]})";
+
+// The placements of N = 2..17 ranks, one per node: ["1-1", "1-1-1", ...].
+std::string one_rank_per_node_placements() {
   std::string placements;
   for (int n = 2; n <= 17; ++n) {
     std::string ranks = "1";
     for (int r = 1; r < n; ++r) ranks += "-1";
     placements += (placements.empty() ? "[\"" : ", \"") + ranks + "\"";
   }
-  placements += "]";
-  const auto results = run_scenario(dir, "ideal", scenario(topology.string(), placements, group, R"(["16MiB"])", kIdealModel));
+  return placements + "]";
+}
+
+// On the ideal model, one rank per node on 17 single-GPU nodes: every row of GROUP within 1% of its
+// closed form, for N = 2..17, at 16 MiB (every chain segment, ring piece and alltoall block spans many packets).
+void check_closed_forms(const Group& group) {
+  TempDir dir;
+  // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
+  const auto topology = dir.write("seventeen.json", kSeventeenNodes);
+  const auto results =
+      run_scenario(dir, "ideal", scenario(topology.string(), one_rank_per_node_placements(), group, R"(["16MiB"])", kIdealModel));
   REQUIRE(results.at("results").size() == 16 * group.pairs);
   std::set<int> ranks;
   for (const auto& row : results.at("results")) {
@@ -128,6 +135,68 @@ TEST_CASE("ideal model: binomial and chain broadcast and reduce are within 1 per
 
 TEST_CASE("ideal model: pairwise and linear alltoall are within 1 percent of their closed forms for N = 2..17") {
   check_closed_forms(kGroups[2]);
+}
+
+namespace {
+
+// NCCL's ring broadcast and reduce on the ideal model with C = 2 channels under Simple (4 MiB buffers:
+// one-step slices of s = 512 KiB): each channel's share n/C crosses the N-1 hops of its chain in
+// k = ceil(n/(C s)) slices, one at a time per hop, and the C channels share every NIC, so each hop of a
+// slice takes alpha + C s beta: T = (N - 2 + k)(alpha + C s beta). Reduce adds each slice before passing
+// it on, C s gamma a hop for the channels together, on the path of the last slice only (the adds of the
+// others overlap the transfers): + (N - 1) C s gamma.
+double nccl_chain_time_s(const nlohmann::json& row) {
+  const double channels = 2, step = 512 << 10;
+  const double n = row.at("bytes").get<double>(), ranks = row.at("ranks").get<double>();
+  const auto& cost = row.at("cost_model");
+  const double alpha = cost.at("alpha_s").get<double>(), beta = cost.at("beta_s_per_byte").get<double>();
+  const double gamma = cost.at("gamma_s_per_byte").get<double>();
+  const double k = std::ceil(n / (channels * step));
+  const double adds = row.at("collective") == "reduce" ? (ranks - 1) * channels * step * gamma : 0;
+  return (ranks - 2 + k) * (alpha + channels * step * beta) + adds;
+}
+
+constexpr const char* kIdealNcclModel =
+    R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"channels": 2, "protocol": "Simple"}})";
+const Group kNcclChains{R"(["nccl_ring"])", R"(["broadcast", "reduce"])", 2};
+
+}  // namespace
+
+TEST_CASE("ideal model: NCCL's ring broadcast and reduce are within 1 percent of their chain's closed form for N = 2..17") {
+  TempDir dir;
+  const auto topology = dir.write("seventeen.json", kSeventeenNodes);
+  const auto results =
+      run_scenario(dir, "ideal-nccl", scenario(topology.string(), one_rank_per_node_placements(), kNcclChains, R"(["16MiB"])", kIdealNcclModel));
+  REQUIRE(results.at("results").size() == 16 * 2);
+  std::set<int> ranks;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double simulated = row.at("time_s").get<double>(), closed = nccl_chain_time_s(row);
+    CHECK(std::abs(simulated - closed) / closed < 0.01);
+    CHECK(row.at("nccl_ran") == "Ring/Simple");
+    ranks.insert(row.at("ranks").get<int>());
+  }
+  CHECK(ranks.size() == 16);
+}
+
+TEST_CASE("ideal model: NCCL's ring broadcast and reduce reach the link rate as busbw at 1 GiB") {
+  // 4 ranks, k = 1024 slices per channel: T = 1026 (alpha + C s beta), within 1% of the link's n beta.
+  TempDir dir;
+  const auto topology = dir.write("four.json", R"({"racks": [{"nodes": [{"name": "n", "count": 4, "gpus": 1}]}]})");
+  const auto results = run_scenario(dir, "nccl-busbw", scenario(topology.string(), R"(["1-1-1-1"])", kNcclChains, R"(["1GiB"])", kIdealNcclModel));
+  REQUIRE(results.at("results").size() == 2);
+  const double link_GBps = 10e9 / 8 / 1e9;  // the 10 Gbps NIC
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double time = row.at("time_s").get<double>();
+    CHECK(std::abs(time - nccl_chain_time_s(row)) / time < 0.01);
+    // busbw = algbw (nccl-tests' factor 1 for both).
+    CHECK(row.at("busbw_GBps").get<double>() == doctest::Approx(row.at("algbw_GBps").get<double>()));
+    CHECK(std::abs(row.at("busbw_GBps").get<double>() - link_GBps) / link_GBps < 0.01);
+    // Every rank but the chain's ends sends and receives the whole buffer once.
+    CHECK(row.at("traffic").at("max_rank_sent_bytes").get<double>() == doctest::Approx(1u << 30));
+    CHECK(row.at("traffic").at("max_rank_recv_bytes").get<double>() == doctest::Approx(1u << 30));
+  }
 }
 
 TEST_CASE("ideal model: ring all-gather and reduce-scatter reach the link rate as busbw, counted as nccl-tests counts it with their traffic") {
@@ -164,35 +233,45 @@ TEST_CASE("alltoall: pairwise sends N-1 blocks in N-1 messages, linear the same 
   }
 }
 
-TEST_CASE("NCCL's ring all-gather and reduce-scatter give the exact result on every engine, blocks of unequal length included") {
+namespace {
+
+// Every row of GROUP (NCCL's algorithms) exact on the six small placements at SIZES (SIZE_COUNT of
+// them) on SMPI, S4U and maestro, with 3 channels and the NCCL keys EXTRA_NCCL ("" or `, "key": value`).
+void check_nccl_exact(const Group& group, const std::string& sizes, std::size_t size_count, const std::string& extra_nccl = "") {
   TempDir dir;
   const auto topology = dir.write("five.json", kFiveNodeTopology);
-  const Group nccl{R"(["nccl_ring", "nccl"])", R"(["all_gather", "reduce_scatter"])", 4};
   const std::string placements = R"(["1", "2", "1-1-1", {"ranks": "2-2-1", "order": "cyclic"}, "4-3", "4-4-4-1"])";
   for (const char* engine : {"smpi", "s4u", "maestro"}) {
     CAPTURE(engine);
     // SMPI cannot pace LL's sends, which the model made for NCCL asks for: it runs under SMPI's network.
+    // S4U cannot deliver Simple's handshake as a latency: it runs without it.
     const std::string network = std::string(engine) == "smpi" ? R"("network": "SMPI", )" : "";
-    const std::string model = std::string(R"({"engine": ")") + engine + R"(", )" + network + R"("nccl": {"channels": 3}})";
-    // 17 floats (blocks of 1 to 17 floats, some channels' shares empty) and 1009 floats.
-    check_exact(run_scenario(dir, std::string("nccl-") + engine, scenario(topology.string(), placements, nccl, "[68, 4036]", model)),
-                6 * 4 * 2);
+    const std::string handshake = std::string(engine) == "s4u" ? R"(, "handshake": false)" : "";
+    const std::string model = std::string(R"({"engine": ")") + engine + R"(", )" + network + R"("nccl": {"channels": 3)" + handshake +
+                              extra_nccl + "}}";
+    check_exact(run_scenario(dir, std::string("nccl-") + engine, scenario(topology.string(), placements, group, sizes, model)),
+                6 * group.pairs * size_count);
   }
 }
 
+}  // namespace
+
+TEST_CASE("NCCL's ring all-gather and reduce-scatter give the exact result on every engine, blocks of unequal length included") {
+  // 17 floats (blocks of 1 to 17 floats, some channels' shares empty) and 1009 floats.
+  check_nccl_exact({R"(["nccl_ring", "nccl"])", R"(["all_gather", "reduce_scatter"])", 4}, "[68, 4036]", 2);
+}
+
 TEST_CASE("NCCL's point-to-point alltoall and sendrecv give the exact result on every engine, in parts over channels and 8 chunks in flight") {
-  TempDir dir;
-  const auto topology = dir.write("five.json", kFiveNodeTopology);
-  const Group nccl{R"(["nccl_p2p", "nccl"])", R"(["alltoall", "sendrecv"])", 4};
-  const std::string placements = R"(["1", "2", "1-1-1", {"ranks": "2-2-1", "order": "cyclic"}, "4-3", "4-4-4-1"])";
-  for (const char* engine : {"smpi", "s4u", "maestro"}) {
-    CAPTURE(engine);
-    const std::string model = std::string(R"({"engine": ")") + engine + R"(", "nccl": {"channels": 3}})";
-    // 17 floats (empty blocks), 1009, and 4 MiB + 4 bytes: parts of unequal length (4 KiB-aligned), more
-    // chunks per part than the 8 in flight.
-    check_exact(run_scenario(dir, std::string("p2p-") + engine, scenario(topology.string(), placements, nccl, "[68, 4036, 4194308]", model)),
-                6 * 4 * 3);
-  }
+  // 17 floats (empty blocks), 1009, and 4 MiB + 4 bytes: parts of unequal length (4 KiB-aligned), more
+  // chunks per part than the 8 in flight.
+  check_nccl_exact({R"(["nccl_p2p", "nccl"])", R"(["alltoall", "sendrecv"])", 4}, "[68, 4036, 4194308]", 3);
+}
+
+TEST_CASE("NCCL's ring broadcast and reduce give the exact result on every engine, each channel's ring opened at rank 0") {
+  // 17 floats (shares of 6, 6 and 5 floats), 1009, and 256 KiB + 4 bytes in 8 KiB steps (the smallest
+  // buffsize): 11 steps per channel, more than the 8 in flight, the last one short.
+  check_nccl_exact({R"(["nccl_ring", "nccl"])", R"(["broadcast", "reduce"])", 4}, "[68, 4036, 262148]", 3,
+                   R"(, "buffsize": "64KiB")");
 }
 
 TEST_CASE("NCCL's ring all-gather and reduce-scatter reach all-reduce's busbw where the NICs bind, at NCCL's protocol for each") {

@@ -127,6 +127,9 @@ TEST_CASE("closed forms of the other collectives: hand-worked on alpha = 1, beta
   CHECK(time(Collective::alltoall, "pairwise", 1, 800) == 0.0);
   CHECK_FALSE(collective_time_s(Collective::alltoall, "ring", 8, 800, c).has_value());
   CHECK_FALSE(collective_time_s(Collective::all_reduce, "ring", 8, 800, c).has_value());
+  // NCCL's ring broadcast and reduce: NCCL's own model prices them.
+  CHECK_FALSE(collective_time_s(Collective::broadcast, "nccl_ring", 8, 800, c).has_value());
+  CHECK_FALSE(collective_time_s(Collective::reduce, "nccl", 8, 800, c).has_value());
   // nccl-tests' busbw factors.
   CHECK(busbw_factor(Collective::all_reduce, 8) == doctest::Approx(1.75));
   CHECK(busbw_factor(Collective::all_gather, 8) == doctest::Approx(0.875));

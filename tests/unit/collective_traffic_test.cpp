@@ -121,6 +121,8 @@ TEST_CASE("broadcast and reduce: the binomial tree's and the chain's hops, each 
 TEST_CASE("flows that are not modelled: all_reduce's algorithms other than the ring, and NCCL's rings") {
   CHECK_FALSE(collective_flows(Collective::all_reduce, "rabenseifner", 8, kTrafficSize));
   CHECK_FALSE(collective_flows(Collective::all_gather, "nccl_ring", 8, kTrafficSize));
+  CHECK_FALSE(collective_flows(Collective::broadcast, "nccl_ring", 8, kTrafficSize));
+  CHECK_FALSE(collective_flows(Collective::reduce, "nccl", 8, kTrafficSize));
   CHECK_FALSE(collective_flows(Collective::alltoall, "ring", 8, kTrafficSize));
   const auto alone = collective_flows(Collective::alltoall, "pairwise", 1, kTrafficSize);
   REQUIRE(alone);
