@@ -42,12 +42,15 @@ def features(row):
     """The cost's terms for one size, in the order of PARAMETERS: the per-GB terms count GB of the buffer."""
     return ([1.0, row['intra'] if row['nvlink'] else 0, 0 if row['nvlink'] else row['intra']] +
             [row['net'] if row['path'] == path else 0 for path in NET_PATHS] +
-            [row['bytes'] / 1e9 if row['protocol'] == protocol else 0 for protocol in PER_GB_PROTOCOLS])
+            [row['bytes'] / 1e9 if row['protocol'] == protocol and row['algorithm'] in PER_GB_ALGORITHMS else 0
+             for protocol in PER_GB_PROTOCOLS])
 
 
 NET_PATHS = ['verbs', 'ofi', 'socket']
-# LL runs only the smallest sizes, where a cost per GB is lost in the call's: it has none.
+# LL runs only the smallest sizes, where a cost per GB is lost in the call's: it has none. NVLS and
+# NVLS trees reduce in the NVSwitch, not step by step through a FIFO: they have none either.
 PER_GB_PROTOCOLS = ['LL128', 'Simple']
+PER_GB_ALGORITHMS = ['Ring', 'Tree']
 PARAMETERS = (['call', 'intra_step.nvlink', 'intra_step.pcie'] + [f'net_step.{p}' for p in NET_PATHS] +
               [f'per_gb.{p}' for p in PER_GB_PROTOCOLS])
 # nccl_net_path (sim/nccl/tuning/nccl_software_costs.cpp): the topology's nic_transport.
@@ -156,6 +159,7 @@ def self_test():
                 intra, net = call_steps(algorithm, ranks, nodes)
                 protocol = 'LL' if size < 16 else 'LL128' if size < 22 else 'Simple'
                 row = {'cluster': cluster, 'log': cluster, 'bytes': 1 << size, 'simulated': simulated, 'protocol': protocol,
+                       'algorithm': algorithm,
                        'intra': intra, 'net': net, 'nvlink': nvlink, 'path': path}
                 noise = (noise * 7 + 3) % 11  # deterministic, within +-1%
                 row['measured'] = (simulated + sum(f * t for f, t in zip(features(row), truth))) * (1 + (noise - 5) / 500)
@@ -180,7 +184,10 @@ def alternative_terms():
     sent = lambda row: row['bytes'] * 2 * (row['ranks'] - 1) / row['ranks'] / 1e9
     loop_steps = lambda row: ((2 * (row['ranks'] - 1) if row['algorithm'] == 'Ring' else 2) *
                               max(1, math.ceil(row['bytes'] / (row['ranks'] * (16 << 20)))))
-    return [('per GB of the buffer, LL128 and Simple (shipped)', per_protocol(lambda r: r['bytes'] / 1e9, PER_GB_PROTOCOLS)),
+    ring_or_tree = lambda value: lambda row: value(row) if row['algorithm'] in PER_GB_ALGORITHMS else 0
+    return [('per GB of the buffer, LL128 and Simple, ring and tree (shipped)',
+             per_protocol(ring_or_tree(lambda r: r['bytes'] / 1e9), PER_GB_PROTOCOLS)),
+            ('per GB of the buffer, LL128 and Simple, every algorithm (NVLS too)', per_protocol(lambda r: r['bytes'] / 1e9, PER_GB_PROTOCOLS)),
             ('per GB of the buffer, every protocol', per_protocol(lambda r: r['bytes'] / 1e9, PROTOCOLS)),
             ('per GB each rank sends (2(N-1)/N of the buffer), LL128 and Simple', per_protocol(sent, PER_GB_PROTOCOLS)),
             ('per step paid once per loop of the pipeline, 2(N-1) x ceil(size / (N x 16 MiB)), LL128 and Simple',

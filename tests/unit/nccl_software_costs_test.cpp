@@ -54,7 +54,7 @@ TEST_CASE("nccl software costs: a call spends its cost plus each step's, by kind
   CHECK(nccl_net_path(NicTransport::tcp) == NcclNetPath::socket);
 }
 
-TEST_CASE("nccl software costs: a cost per GB of the buffer under the protocol that ran, on top of the call's and the steps'") {
+TEST_CASE("nccl software costs: a ring's or tree's cost per GB of the buffer under the protocol that ran, on top of the call's and the steps'") {
   NcclSoftwareCosts costs;
   costs.call_s = 10e-6;
   costs.net_step_s = {4e-6, 5e-6, 6e-6};
@@ -71,6 +71,10 @@ TEST_CASE("nccl software costs: a cost per GB of the buffer under the protocol t
   const NcclCallShape ll{NcclAlgorithmKind::ring, NcclWire::ll, 4'000'000, 16, 2};
   const double ll_s = nccl_software_cost_s(costs, ll, true, NcclNetPath::ofi);
   CHECK(std::abs(ll_s / 160e-6 - 1) < 1e-12);
+  // An NVLS tree under Simple pays none per GB either: 10 + 2 x 5 us.
+  const NcclCallShape nvls_tree{NcclAlgorithmKind::nvls_tree, NcclWire::simple, 4'000'000'000, 16, 2};
+  const double nvls_tree_s = nccl_software_cost_s(costs, nvls_tree, true, NcclNetPath::ofi);
+  CHECK(std::abs(nvls_tree_s / 20e-6 - 1) < 1e-12);
 }
 
 TEST_CASE("nccl software costs: the model key sets them, by kind or for all, and errors name the path") {

@@ -45,7 +45,7 @@ struct NcclSoftwareCosts {
   double nvlink_step_s = 0;  // each step inside NVLink nodes
   double pcie_step_s = 0;    // each step inside nodes without NVLink
   std::array<double, 3> net_step_s{};  // each step across nodes, by NcclNetPath
-  std::array<double, 3> per_gb_s{};    // each GB (1e9 bytes) of the call's buffer, by protocol (NcclWire: LL, LL128, Simple)
+  std::array<double, 3> per_gb_s{};    // each GB (1e9 bytes) of a ring's or tree's buffer, by protocol (NcclWire: LL, LL128, Simple)
   bool operator==(const NcclSoftwareCosts&) const = default;
 };
 
@@ -53,12 +53,13 @@ struct NcclSoftwareCosts {
 const NcclSoftwareCosts& nccl_learned_software_costs();
 
 // "15.9 us per call; per step inside nodes 0 us over NVLink, 0 us over PCIe; across nodes 0 us (verbs),
-// 6.67 us (OFI), 9.31 us (sockets); per GB of the buffer 0 us (LL), 5270 us (LL128), 833 us (Simple)":
+// 6.46 us (OFI), 9.3 us (sockets); per GB of the buffer 0 us (LL), 5260 us (LL128), 863 us (Simple)":
 // for tables' headers.
 std::string nccl_software_costs_text(const NcclSoftwareCosts& costs);
 
 // What a call of ALGORITHM under PROTOCOL on BYTES (its buffer) over RANKS ranks on NODES nodes spends,
-// seconds: NVLINK says which intra-node step it pays, PATH which network step.
+// seconds: NVLINK says which intra-node step it pays, PATH which network step. Only rings and trees pay
+// per GB: NVLS reduces in the NVSwitch, not step by step through a FIFO.
 struct NcclCallShape {
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   NcclWire protocol = NcclWire::simple;
