@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Learns NCCL's software costs (model key nccl.software: per call, per step inside nodes and per step
-across nodes, per protocol) from the nccl-tests logs of validate/traces/software-cost-fit.json, and
+across nodes, per GB of the buffer by protocol) from the nccl-tests logs of validate/traces/software-cost-fit.json, and
 judges them on each cluster left out of the fit.
 
-usage: tools/fit-nccl-costs.py [--ringsim PATH] [--runs DIR] [--reuse] [--jobs N]
+usage: tools/fit-nccl-costs.py [--ringsim PATH] [--runs DIR] [--reuse] [--jobs N] [--alternatives] [--per-size CLUSTER]
        tools/fit-nccl-costs.py --self-test
 
 Every log is validated once with the software costs at zero (ringsim validate ... --json): a call's
@@ -39,13 +39,20 @@ def call_steps(algorithm, ranks, nodes):
 
 
 def features(row):
-    """The cost's terms for one size, in the order of PARAMETERS."""
+    """The cost's terms for one size, in the order of PARAMETERS: the per-GB terms count GB of the buffer."""
     return ([1.0, row['intra'] if row['nvlink'] else 0, 0 if row['nvlink'] else row['intra']] +
-            [row['net'] if row['path'] == path else 0 for path in NET_PATHS])
+            [row['net'] if row['path'] == path else 0 for path in NET_PATHS] +
+            [row['bytes'] / 1e9 if row['protocol'] == protocol and row['algorithm'] in PER_GB_ALGORITHMS else 0
+             for protocol in PER_GB_PROTOCOLS])
 
 
 NET_PATHS = ['verbs', 'ofi', 'socket']
-PARAMETERS = ['call', 'intra_step.nvlink', 'intra_step.pcie'] + [f'net_step.{p}' for p in NET_PATHS]
+# LL runs only the smallest sizes, where a cost per GB is lost in the call's: it has none. NVLS and
+# NVLS trees reduce in the NVSwitch, not step by step through a FIFO: they have none either.
+PER_GB_PROTOCOLS = ['LL128', 'Simple']
+PER_GB_ALGORITHMS = ['Ring', 'Tree']
+PARAMETERS = (['call', 'intra_step.nvlink', 'intra_step.pcie'] + [f'net_step.{p}' for p in NET_PATHS] +
+              [f'per_gb.{p}' for p in PER_GB_PROTOCOLS])
 # nccl_net_path (sim/nccl/tuning/nccl_software_costs.cpp): the topology's nic_transport.
 NET_PATH_OF = {'ib': 'verbs', 'roce': 'verbs', 'efa': 'ofi', 'cxi': 'ofi', 'tcp': 'socket'}
 
@@ -77,7 +84,7 @@ def validate_log(ringsim, entry, runs, reuse, jobs, zero_model):
         intra, net = call_steps(algorithm, size['ranks'], nodes)
         rows.append({'cluster': entry['cluster'], 'log': name, 'bytes': size['bytes'], 'measured': size['measured_s'],
                      'simulated': size['simulated_s'], 'protocol': protocol, 'intra': intra, 'net': net,
-                     'nvlink': nvlink, 'path': path})
+                     'nvlink': nvlink, 'path': path, 'algorithm': algorithm, 'ranks': size['ranks']})
     return rows
 
 
@@ -141,7 +148,8 @@ def microseconds(theta):
 
 def self_test():
     """Synthetic runs made with known costs, plus noise: the fit recovers the costs and each left-out cluster."""
-    truth = [20e-6, 1e-6, 3e-6, 0.0, 8e-6, 12e-6]
+    # Per GB of the buffer: 3 ms under LL128, 0.8 ms under Simple.
+    truth = [20e-6, 1e-6, 3e-6, 0.0, 8e-6, 12e-6, 3e-3, 0.8e-3]
     kinds = {'A': (True, 'verbs'), 'B': (False, 'verbs'), 'C': (True, 'ofi'), 'D': (False, 'socket'), 'E': (True, 'ofi')}
     rows, noise = [], 0
     for cluster, (nvlink, path) in kinds.items():
@@ -149,7 +157,9 @@ def self_test():
             for size in range(2, 28, 2):
                 simulated = 5e-6 + (1 << size) / 50e9
                 intra, net = call_steps(algorithm, ranks, nodes)
-                row = {'cluster': cluster, 'log': cluster, 'bytes': 1 << size, 'simulated': simulated, 'protocol': 'Simple',
+                protocol = 'LL' if size < 16 else 'LL128' if size < 22 else 'Simple'
+                row = {'cluster': cluster, 'log': cluster, 'bytes': 1 << size, 'simulated': simulated, 'protocol': protocol,
+                       'algorithm': algorithm,
                        'intra': intra, 'net': net, 'nvlink': nvlink, 'path': path}
                 noise = (noise * 7 + 3) % 11  # deterministic, within +-1%
                 row['measured'] = (simulated + sum(f * t for f, t in zip(features(row), truth))) * (1 + (noise - 5) / 500)
@@ -167,6 +177,39 @@ def self_test():
     print(f'fit-nccl-costs self-test: recovered {microseconds(fitted)} (made with {microseconds(truth)})')
 
 
+def alternative_terms():
+    """Terms tried in place of the cost per GB of the buffer: (label, extra features of a row, their names)."""
+    def per_protocol(value, protocols):
+        return lambda row: [value(row) if row['protocol'] == p else 0 for p in protocols]
+    sent = lambda row: row['bytes'] * 2 * (row['ranks'] - 1) / row['ranks'] / 1e9
+    loop_steps = lambda row: ((2 * (row['ranks'] - 1) if row['algorithm'] == 'Ring' else 2) *
+                              max(1, math.ceil(row['bytes'] / (row['ranks'] * (16 << 20)))))
+    ring_or_tree = lambda value: lambda row: value(row) if row['algorithm'] in PER_GB_ALGORITHMS else 0
+    return [('per GB of the buffer, LL128 and Simple, ring and tree (shipped)',
+             per_protocol(ring_or_tree(lambda r: r['bytes'] / 1e9), PER_GB_PROTOCOLS)),
+            ('per GB of the buffer, LL128 and Simple, every algorithm (NVLS too)', per_protocol(lambda r: r['bytes'] / 1e9, PER_GB_PROTOCOLS)),
+            ('per GB of the buffer, every protocol', per_protocol(lambda r: r['bytes'] / 1e9, PROTOCOLS)),
+            ('per GB each rank sends (2(N-1)/N of the buffer), LL128 and Simple', per_protocol(sent, PER_GB_PROTOCOLS)),
+            ('per step paid once per loop of the pipeline, 2(N-1) x ceil(size / (N x 16 MiB)), LL128 and Simple',
+             per_protocol(loop_steps, PER_GB_PROTOCOLS)),
+            ('a share of the simulated time under Simple (an efficiency)', per_protocol(lambda r: r['simulated'], ['Simple']))]
+
+
+def compare_alternatives(rows):
+    """Leave-one-cluster-out median of the median |error| and median bias with each alternative term."""
+    global features, PARAMETERS
+    shipped = (features, PARAMETERS)
+    base = lambda row: shipped[0](row)[:6]
+    print('| added to call and steps | median | bias |\n|---|---:|---:|')
+    for label, extra in alternative_terms():
+        features = lambda row, extra=extra: base(row) + extra(row)
+        PARAMETERS = shipped[1][:6] + [f'extra{i}' for i in range(len(extra(rows[0])))]
+        left = [summary(errors([r for r in rows if r['cluster'] == c], fit([r for r in rows if r['cluster'] != c])))
+                for c in sorted({r['cluster'] for r in rows})]
+        print(f'| {label} | {statistics.median(l[0] for l in left):.1%} | {statistics.median(l[1] for l in left):+.1%} |')
+    features, PARAMETERS = shipped
+
+
 def main():
     if sys.argv[1:] == ['--self-test']:
         return self_test()
@@ -175,13 +218,15 @@ def main():
     parser.add_argument('--runs', default=None, help='where the validations\' JSON go (default: a temporary directory)')
     parser.add_argument('--reuse', action='store_true', help='reuse the JSON already in --runs')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--alternatives', action='store_true', help='also judge the terms tried in place of the cost per GB')
+    parser.add_argument('--per-size', metavar='CLUSTER', help="also print each of CLUSTER's sizes' error with the costs fitted on all")
     args = parser.parse_args()
     manifest = json.load(open(MANIFEST))
     runs = args.runs or tempfile.mkdtemp(prefix='fit-nccl-costs-')
     os.makedirs(runs, exist_ok=True)
     zero_model = os.path.join(runs, 'zero-software-costs.json')
     with open(zero_model, 'w') as f:
-        json.dump({'nccl': {'software': {'call': '0us', 'intra_step': '0us', 'net_step': '0us'}}}, f)
+        json.dump({'nccl': {'software': {'call': '0us', 'intra_step': '0us', 'net_step': '0us', 'per_gb': '0us'}}}, f)
     rows = [r for e in manifest['logs'] for r in validate_log(args.ringsim, e, runs, args.reuse, args.jobs, zero_model)]
     held = [r for e in manifest['held_out'] for r in validate_log(args.ringsim, e, runs, args.reuse, args.jobs, zero_model)]
     theta_all = fit(rows)
@@ -205,8 +250,17 @@ def main():
     print(f'\nLeft out of the fit, across clusters: median of the median |error| {statistics.median(loco_medians):.1%}, '
           f'median bias {statistics.median(loco_bias):+.1%}.')
     print(f'Fitted on all clusters (us): {microseconds(theta_all)}.')
+    if args.per_size:
+        test = [r for r in rows + held if r['cluster'] == args.per_size]
+        print(f'\nCluster {args.per_size} with the costs fitted on all, size in bytes: error')
+        for log in sorted({r['log'] for r in test}):
+            mine = [r for r in test if r['log'] == log]
+            print(f'{log}: ' + ', '.join(f'{r["bytes"]}: {e:+.1%}' for r, e in zip(mine, errors(mine, theta_all))))
+    if args.alternatives:
+        print()
+        compare_alternatives(rows)
     print('nccl_software_costs.cpp: {' + ', '.join(f'{t:.3g}' for t in theta_all[:3]) + ', {' +
-          ', '.join(f'{t:.3g}' for t in theta_all[3:]) + '}}')
+          ', '.join(f'{t:.3g}' for t in theta_all[3:6]) + '}, {0, ' + ', '.join(f'{t:.3g}' for t in theta_all[6:]) + '}}')
 
 
 if __name__ == '__main__':

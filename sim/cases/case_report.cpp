@@ -30,7 +30,7 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const NcclPlan
     channels += (channels.empty() ? "" : ",") + std::to_string(plan.launch_channels_at(bytes));
     protocols += (protocols.empty() ? "" : ",") + std::string(protocol_name(choice.prediction.protocol));
     algorithms += (algorithms.empty() ? "" : ",") + std::string(nccl_algorithm_name(choice.algorithm));
-    const double software_s = plan.software_cost_of(choice);
+    const double software_s = plan.software_cost_of(choice, bytes);
     software += fmt::format("{}{:g}", software.empty() ? "" : ",", software_s * 1e6);
     spends_software = spends_software || software_s > 0;
   }

@@ -119,10 +119,12 @@ int NcclPlan::launch_channels_at(std::uint64_t bytes) const {
                       : nccl_nvls_launch_channels(*nccl_case);
 }
 
-double NcclPlan::software_cost_of(const NcclChoice& choice) const {
+double NcclPlan::software_cost_of(const NcclChoice& choice, std::uint64_t bytes) const {
   if (!nccl_network || !nccl_case) return 0;
-  return nccl_software_cost_s(settings.software, choice.algorithm, nccl_case->ranks, nccl_case->nodes, nccl_case->nvlink,
-                              nccl_case->net_path);
+  const NcclProtocol protocol = choice.prediction.protocol;
+  const NcclWire wire = protocol == NcclProtocol::ll ? NcclWire::ll : protocol == NcclProtocol::ll128 ? NcclWire::ll128 : NcclWire::simple;
+  return nccl_software_cost_s(settings.software, {choice.algorithm, wire, bytes, nccl_case->ranks, nccl_case->nodes},
+                              nccl_case->nvlink, nccl_case->net_path);
 }
 
 NcclFunction nccl_function_of(Collective collective) {

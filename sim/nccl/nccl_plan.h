@@ -57,9 +57,9 @@ struct NcclPlan {
   NcclChoice choice_at(std::uint64_t bytes) const;
   // The channels a call of BYTES runs on (enqueue.cc; the settings' channels without facts).
   int launch_channels_at(std::uint64_t bytes) const;
-  // NCCL's software cost of a call that runs CHOICE (choice_at's), seconds (nccl_software_costs.h): under
-  // the model made for NCCL where there is a case; 0 elsewhere.
-  double software_cost_of(const NcclChoice& choice) const;
+  // NCCL's software cost of a call on BYTES that runs CHOICE (choice_at's), seconds (nccl_software_costs.h):
+  // under the model made for NCCL where there is a case; 0 elsewhere.
+  double software_cost_of(const NcclChoice& choice, std::uint64_t bytes) const;
   // Whether NCCL's sends to another rail go through an NVLink peer beside that rail's NIC (PXN): under
   // the model made for NCCL, where the release has it and the settings leave it on.
   bool pxn() const { return nccl_network && settings.uses_pxn(); }

@@ -126,7 +126,11 @@ std::optional<SoftwareCostFit> fit_software_costs(const Scenario& scenario, cons
   Scenario zero_cost = scenario;
   zero_cost.algorithms = {algorithm};
   NcclSettings settings = zero_cost.model.effective_nccl();
-  settings.software = {};
+  // The costs per GB of the buffer stay as learned (a rate across clusters, not one trace's): the run
+  // spends them, and the fit adds the call's and the steps' costs on top.
+  NcclSoftwareCosts per_gb_only;
+  per_gb_only.per_gb_s = settings.software.per_gb_s;
+  settings.software = per_gb_only;
   zero_cost.model.nccl = settings;
   ValidationOptions options;
   options.quiet = true;

@@ -3,8 +3,8 @@
 // is its time without them plus call + steps inside nodes x intra_step + steps across nodes x net_step
 // (nccl_software_costs.h), exactly. One simulation with the costs at zero therefore serves the fit: the
 // non-negative least squares of the relative errors over every size of the trace. Only the terms the
-// trace's cluster exercises are fitted (its intra-node kind, its network path); the others keep the
-// defaults learned across clusters.
+// trace's cluster exercises are fitted (its intra-node kind, its network path); the others, and the costs
+// per GB of the buffer (spent in that one simulation), keep the defaults learned across clusters.
 #pragma once
 
 #include "../model/scenario.h"

@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kIdealModel = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
 // NCCL's software costs off (nccl_software_costs.h): for tests of a mechanism of the transfers themselves.
-constexpr const char* kNoSoftwareCosts = R"("software": {"call": "0us", "intra_step": "0us", "net_step": "0us"})";
+constexpr const char* kNoSoftwareCosts = R"("software": {"call": "0us", "intra_step": "0us", "net_step": "0us", "per_gb": "0us"})";
 
 // The catalog's algorithms that run on any placement (all but nccl_nvls and nccl_nvls_tree), with the MPI library's own or not.
 std::string algorithm_list(bool with_library) {
@@ -362,9 +362,10 @@ TEST_CASE("rails: on a 4:1 rail spine NCCL's rings crossing rails run at the upl
                                                     R"({"network": "NCCL", "nccl": )" + nccl + "}", 0));
     return busbw_of(results, 16);
   };
-  const double pxn = busbw(R"({"version": "2.18"})");
-  const double disabled = busbw(R"({"version": "2.18", "pxn": false})");
-  const double before_pxn = busbw(R"({"version": "2.11"})");
+  // NCCL's software costs off: the test is of the links' rates.
+  const double pxn = busbw(R"({"version": "2.18", )" + std::string(kNoSoftwareCosts) + "}");
+  const double disabled = busbw(R"({"version": "2.18", "pxn": false, )" + std::string(kNoSoftwareCosts) + "}");
+  const double before_pxn = busbw(R"({"version": "2.11", )" + std::string(kNoSoftwareCosts) + "}");
   CHECK(std::abs(disabled / 200 - 1) < 0.03);
   CHECK(std::abs(pxn / 370.8 - 1) < 0.03);
   CHECK(std::abs(before_pxn / disabled - 1) < 0.01);
@@ -418,7 +419,7 @@ TEST_CASE("a topology naming only its GPU model, NICs and NIC rate runs at that 
   const auto topology = dir.write("h100.json", R"({"name": "h100", "racks": [{"nodes": [{"name": "node", "count": 4, "gpus": 8,
       "gpu_model": "H100 SXM", "nics": 8, "nic": {"bandwidth": "400Gbps"}, "intra": {"kind": "nvlink"}}]}]})");
   const auto results = run_scenario(dir, scenario(topology.string(), R"(["8"])", R"(["nccl_ring"])", R"(["1GiB"])",
-                                                  R"({"nccl": {"version": "2.29"}})", 0));
+                                                  R"({"nccl": {"version": "2.29", )" + std::string(kNoSoftwareCosts) + "}}", 0));
   CHECK(busbw_of(results, 8) == doctest::Approx(370.8).epsilon(0.02));
   const std::vector<std::string> assumed = results.at("assumed");
   CHECK(std::count(assumed.begin(), assumed.end(), "NVLink 450 GB/s per GPU (18 links): H100 SXM") == 1);
@@ -432,10 +433,12 @@ TEST_CASE("a topology naming only its GPU model, NICs and NIC rate runs at that 
 TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's payload, 240 of A100's 300 GB/s") {
   // NCCL's search: 12 channels at 20 GB/s, run as 24 (nccl_intra_search.h); each port carries NCCL's
   // 20 GB/s per NVLink 3 link (12 links behind 300 GB/s). The corpus's DGX A100 run measures 235 at 8 GiB.
+  // NCCL's software costs off: the test is of NVLink's rate.
   TempDir dir;
   const std::string text = R"({"name": "dgx", "topology": ")" RINGSIM_SOURCE_DIR
                            R"(/topologies/dgx-a100-pair.json", "placements": ["8"], "algorithms": ["nccl_ring"],
-                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0})";
+                              "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {)" + std::string(kNoSoftwareCosts) +
+                           "}}}";
   const auto results = run_scenario(dir, text);
   REQUIRE(results.at("model").at("network") == "NCCL");
   CHECK(busbw_of(results, 8) == doctest::Approx(240).epsilon(0.02));
@@ -637,15 +640,17 @@ TEST_CASE("model made for NCCL: LL128 pays its hop latency beyond LL's on every 
   }
 }
 
-TEST_CASE("model made for NCCL: NCCL's software costs add their cost per call and per step, and only under that model") {
+TEST_CASE("model made for NCCL: NCCL's software costs add their cost per call, per step and per GB, and only under that model") {
   // Two nodes of 4 on the public IB cluster (PCIe inside nodes, IB verbs between), NCCL's own choice
   // per size: with the costs each call takes exactly 20 us more, plus 3 us per step inside a node and
   // 7 us per step across nodes (nccl_software_costs.h: a ring's 2(N-1) = 14 steps all cross the
-  // network; a tree's 2 x 3 stay inside nodes and 2 cross).
+  // network; a tree's 2 x 3 stay inside nodes and 2 cross), plus 1000 us per GB of the buffer under
+  // Simple and 2000 us under LL128 (64 MiB under Simple: 67.1 us more).
   TempDir dir;
   const std::string costs = R"("software": {"call": "20us", "intra_step": {"nvlink": "1us", "pcie": "3us"},)"
-                            R"( "net_step": {"verbs": "7us", "ofi": "50us", "socket": "90us"}})";
-  const std::string none = R"("software": {"call": "0us", "intra_step": "0us", "net_step": "0us"})";
+                            R"( "net_step": {"verbs": "7us", "ofi": "50us", "socket": "90us"},)"
+                            R"( "per_gb": {"LL": "0us", "LL128": "2000us", "Simple": "1000us"}})";
+  const std::string none = R"("software": {"call": "0us", "intra_step": "0us", "net_step": "0us", "per_gb": "0us"})";
   const std::string text = R"({"name": "software", "topology": ")" RINGSIM_SOURCE_DIR R"(/topologies/hkbu-100GbIB-8x4.json",)"
                            R"( "placements": ["4-4"], "algorithms": ["nccl"], "sizes": ["4KiB", "1MiB", "64MiB"], "iterations": 1,)"
                            R"( "warmup": 0, "variants": [{"name": "with", "model": {"nccl": {)" + costs + R"(}}},)"
@@ -666,7 +671,9 @@ TEST_CASE("model made for NCCL: NCCL's software costs add their cost per call an
     REQUIRE(ran == without.at("nccl_ran").get<std::string>());
     const std::string algorithm = ran.substr(0, ran.find('/'));
     algorithms.insert(algorithm);
-    const double expected_us = algorithm == "Ring" ? 20 + 14 * 7 : 20 + 6 * 3 + 2 * 7;
+    const std::string protocol = ran.substr(ran.find('/') + 1);
+    const double per_gb_us = protocol == "Simple" ? 1000 : protocol == "LL128" ? 2000 : 0;
+    const double expected_us = (algorithm == "Ring" ? 20 + 14 * 7 : 20 + 6 * 3 + 2 * 7) + static_cast<double>(bytes) / 1e9 * per_gb_us;
     const double added_us = (with.at("time_s").get<double>() - without.at("time_s").get<double>()) * 1e6;
     // Exact but for the clock's rounding over a long run (0.13 us of 104 at 64 MiB, a 5 ms call).
     CHECK(std::abs(added_us - expected_us) <= 1e-3 * expected_us + 1e-4 * without.at("time_s").get<double>() * 1e6);

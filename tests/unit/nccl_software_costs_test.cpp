@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -40,19 +41,46 @@ TEST_CASE("nccl software costs: a call spends its cost plus each step's, by kind
   costs.pcie_step_s = 2e-6;
   costs.net_step_s = {4e-6, 5e-6, 6e-6};
   // Ring over 2 NVLink nodes of 8 on EFA (the OFI plugin): 10 + 30 x 5 us.
-  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::ring, 16, 2, true, nccl_net_path(NicTransport::efa)) == doctest::Approx(160e-6));
+  const NcclCallShape ring{NcclAlgorithmKind::ring, NcclWire::simple, 0, 16, 2};
+  CHECK(nccl_software_cost_s(costs, ring, true, nccl_net_path(NicTransport::efa)) == doctest::Approx(160e-6));
   // Tree over 4 PCIe nodes of 8 on RoCE (verbs): 10 + 14 x 2 + 4 x 4 us.
-  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::tree, 32, 4, false, nccl_net_path(NicTransport::roce)) == doctest::Approx(54e-6));
+  const NcclCallShape tree{NcclAlgorithmKind::tree, NcclWire::ll, 0, 32, 4};
+  CHECK(nccl_software_cost_s(costs, tree, false, nccl_net_path(NicTransport::roce)) == doctest::Approx(54e-6));
   // One NVLink node pays no network step, whatever the path: 10 + 14 x 1 us.
-  CHECK(nccl_software_cost_s(costs, NcclAlgorithmKind::ring, 8, 1, true, NcclNetPath::socket) == doctest::Approx(24e-6));
+  const NcclCallShape one_node{NcclAlgorithmKind::ring, NcclWire::simple, 0, 8, 1};
+  CHECK(nccl_software_cost_s(costs, one_node, true, NcclNetPath::socket) == doctest::Approx(24e-6));
   CHECK(nccl_net_path(NicTransport::ib) == NcclNetPath::verbs);
   CHECK(nccl_net_path(NicTransport::cxi) == NcclNetPath::ofi);
   CHECK(nccl_net_path(NicTransport::tcp) == NcclNetPath::socket);
 }
 
+TEST_CASE("nccl software costs: a ring's or tree's cost per GB of the buffer under the protocol that ran, on top of the call's and the steps'") {
+  NcclSoftwareCosts costs;
+  costs.call_s = 10e-6;
+  costs.net_step_s = {4e-6, 5e-6, 6e-6};
+  costs.per_gb_s = {0, 5e-3, 1e-3};  // none under LL, 5 ms per GB under LL128, 1 ms under Simple
+  // 4 GB under Simple, ring over 2 nodes of 8 on EFA: 10 + 30 x 5 + 4 x 1000 us = 4160 us.
+  const NcclCallShape simple{NcclAlgorithmKind::ring, NcclWire::simple, 4'000'000'000, 16, 2};
+  const double simple_s = nccl_software_cost_s(costs, simple, true, NcclNetPath::ofi);
+  CHECK(std::abs(simple_s / 4160e-6 - 1) < 1e-12);
+  // 2 MB under LL128: 10 + 30 x 5 + 0.002 x 5000 us = 170 us.
+  const NcclCallShape ll128{NcclAlgorithmKind::ring, NcclWire::ll128, 2'000'000, 16, 2};
+  const double ll128_s = nccl_software_cost_s(costs, ll128, true, NcclNetPath::ofi);
+  CHECK(std::abs(ll128_s / 170e-6 - 1) < 1e-12);
+  // LL pays none per GB: 10 + 30 x 5 us.
+  const NcclCallShape ll{NcclAlgorithmKind::ring, NcclWire::ll, 4'000'000, 16, 2};
+  const double ll_s = nccl_software_cost_s(costs, ll, true, NcclNetPath::ofi);
+  CHECK(std::abs(ll_s / 160e-6 - 1) < 1e-12);
+  // An NVLS tree under Simple pays none per GB either: 10 + 2 x 5 us.
+  const NcclCallShape nvls_tree{NcclAlgorithmKind::nvls_tree, NcclWire::simple, 4'000'000'000, 16, 2};
+  const double nvls_tree_s = nccl_software_cost_s(costs, nvls_tree, true, NcclNetPath::ofi);
+  CHECK(std::abs(nvls_tree_s / 20e-6 - 1) < 1e-12);
+}
+
 TEST_CASE("nccl software costs: the model key sets them, by kind or for all, and errors name the path") {
   const ModelSettings model = read_model(
-      nlohmann::json::parse(R"({"nccl": {"software": {"call": "12us", "intra_step": "1us", "net_step": {"ofi": "7us"}}}})"),
+      nlohmann::json::parse(
+          R"({"nccl": {"software": {"call": "12us", "intra_step": "1us", "net_step": {"ofi": "7us"}, "per_gb": {"Simple": "900us"}}}})"),
       "m.json", "/model", ModelSettings{});
   REQUIRE(model.nccl.has_value());
   const NcclSoftwareCosts& costs = model.nccl->software;
@@ -62,6 +90,9 @@ TEST_CASE("nccl software costs: the model key sets them, by kind or for all, and
   CHECK(costs.net_step_s[static_cast<std::size_t>(NcclNetPath::ofi)] == doctest::Approx(7e-6));
   const auto verbs = static_cast<std::size_t>(NcclNetPath::verbs);
   CHECK(costs.net_step_s[verbs] == nccl_learned_software_costs().net_step_s[verbs]);  // the others keep the defaults
+  CHECK(costs.per_gb_s[static_cast<std::size_t>(NcclWire::simple)] == doctest::Approx(900e-6));
+  const auto ll128 = static_cast<std::size_t>(NcclWire::ll128);
+  CHECK(costs.per_gb_s[ll128] == nccl_learned_software_costs().per_gb_s[ll128]);
   // Written back as read: the results' model reads again to the same costs.
   const ModelSettings again = read_model(model.to_json(), "r.json", "/model", ModelSettings{});
   CHECK(again.nccl->software == costs);

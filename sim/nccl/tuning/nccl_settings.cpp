@@ -41,6 +41,7 @@ std::array<double, N> read_step_costs(const JsonValue& value, const std::array<s
 
 constexpr std::array<std::string_view, 2> kIntraKeys{"nvlink", "pcie"};
 constexpr std::array<std::string_view, 3> kNetKeys{"verbs", "ofi", "socket"};
+constexpr std::array<std::string_view, 3> kProtocolKeys{"LL", "LL128", "Simple"};  // NcclWire's order
 
 NcclSoftwareCosts read_software_costs(const nlohmann::json& value, const std::string& file, const std::string& path,
                                       NcclSoftwareCosts base) {
@@ -52,6 +53,7 @@ NcclSoftwareCosts read_software_costs(const nlohmann::json& value, const std::st
     base.pcie_step_s = steps[1];
   }
   if (auto net = reader.optional("net_step")) base.net_step_s = read_step_costs(*net, kNetKeys, base.net_step_s);
+  if (auto per_gb = reader.optional("per_gb")) base.per_gb_s = read_step_costs(*per_gb, kProtocolKeys, base.per_gb_s);
   reader.finish();
   return base;
 }
@@ -63,9 +65,12 @@ std::string microseconds(double seconds) { return fmt::format("{:g}us", seconds 
 nlohmann::json nccl_software_costs_json(const NcclSoftwareCosts& costs) {
   nlohmann::json net = nlohmann::json::object();
   for (std::size_t i = 0; i < kNetKeys.size(); ++i) net[std::string(kNetKeys[i])] = microseconds(costs.net_step_s[i]);
+  nlohmann::json per_gb = nlohmann::json::object();
+  for (std::size_t i = 0; i < kProtocolKeys.size(); ++i) per_gb[std::string(kProtocolKeys[i])] = microseconds(costs.per_gb_s[i]);
   return {{"call", microseconds(costs.call_s)},
           {"intra_step", {{"nvlink", microseconds(costs.nvlink_step_s)}, {"pcie", microseconds(costs.pcie_step_s)}}},
-          {"net_step", net}};
+          {"net_step", net},
+          {"per_gb", per_gb}};
 }
 
 NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& file, const std::string& path,

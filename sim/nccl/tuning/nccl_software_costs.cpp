@@ -35,24 +35,29 @@ std::string_view nccl_net_path_name(NcclNetPath path) {
 
 const NcclSoftwareCosts& nccl_learned_software_costs() {
   // tools/fit-nccl-costs.py over validate/traces/software-cost-fit.json (docs/software-costs.md): per
-  // call 15.9 us; per step across nodes 6.67 us through the OFI plugin and 9.31 us over sockets; the
-  // NVLink, PCIe and verbs steps came out at zero.
-  static const NcclSoftwareCosts learned{15.9e-6, 0, 0, {0, 6.67e-6, 9.31e-6}};
+  // call 14.8 us; per step across nodes 6.46 us through the OFI plugin and 9.3 us over sockets; per GB
+  // of the buffer 5.26 ms under LL128 and 0.863 ms under Simple (rings and trees); the NVLink, PCIe and
+  // verbs steps came out at zero, and LL has no cost per GB (it runs only small sizes).
+  static const NcclSoftwareCosts learned{14.8e-6, 0, 0, {0, 6.46e-6, 9.3e-6}, {0, 5.26e-3, 0.863e-3}};
   return learned;
 }
 
 std::string nccl_software_costs_text(const NcclSoftwareCosts& costs) {
   const auto us = [](double seconds) { return fmt::format("{:g} us", seconds * 1e6); };
-  return fmt::format("{} per call; per step inside nodes {} over NVLink, {} over PCIe; across nodes {} (verbs), {} (OFI), {} (sockets)",
+  return fmt::format("{} per call; per step inside nodes {} over NVLink, {} over PCIe; across nodes {} (verbs), {} (OFI), {} (sockets); "
+                     "per GB of the buffer {} (LL), {} (LL128), {} (Simple)",
                      us(costs.call_s), us(costs.nvlink_step_s), us(costs.pcie_step_s), us(costs.net_step_s[0]),
-                     us(costs.net_step_s[1]), us(costs.net_step_s[2]));
+                     us(costs.net_step_s[1]), us(costs.net_step_s[2]), us(costs.per_gb_s[0]), us(costs.per_gb_s[1]),
+                     us(costs.per_gb_s[2]));
 }
 
-double nccl_software_cost_s(const NcclSoftwareCosts& costs, NcclAlgorithmKind algorithm, int ranks, int nodes, bool nvlink,
-                            NcclNetPath path) {
-  const NcclCallSteps steps = nccl_call_steps(algorithm, ranks, nodes);
+double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape& call, bool nvlink, NcclNetPath path) {
+  const NcclCallSteps steps = nccl_call_steps(call.algorithm, call.ranks, call.nodes);
+  // NVLS and NVLS trees reduce in the NVSwitch rather than step by step through a FIFO: no cost per GB.
+  const bool fifo_steps = call.algorithm == NcclAlgorithmKind::ring || call.algorithm == NcclAlgorithmKind::tree;
+  const double per_gb_s = fifo_steps ? costs.per_gb_s[static_cast<std::size_t>(call.protocol)] : 0;
   return costs.call_s + steps.intra * (nvlink ? costs.nvlink_step_s : costs.pcie_step_s) +
-         steps.net * costs.net_step_s[static_cast<std::size_t>(path)];
+         steps.net * costs.net_step_s[static_cast<std::size_t>(path)] + static_cast<double>(call.bytes) / 1e9 * per_gb_s;
 }
 
 }  // namespace ringsim

@@ -1,6 +1,7 @@
 // What NCCL's software spends on one allreduce call beyond moving its bytes, and no hardware
 // description states: the kernel launch and the host side of the call (enqueue, the proxy thread's
-// wake-up), and per step the thread blocks' flag handshake inside a node (over NVLink, or over PCIe and
+// wake-up), per byte of the buffer a cost by protocol (the rate the protocol's steps lose to their
+// own handshakes and copies, which the simulation's overlapped slices do not pay), and per step the thread blocks' flag handshake inside a node (over NVLink, or over PCIe and
 // host memory) or, across nodes, the proxy's post and poll and the network transport's own cost (verbs
 // for InfiniBand and RoCE, the OFI plugin for EFA and Slingshot, or sockets). The simulation spends it
 // at the start of each call under the model made for NCCL (model key nccl.software). The defaults are
@@ -12,6 +13,7 @@
 #include "../../rank/nccl_rank_settings.h"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -43,6 +45,7 @@ struct NcclSoftwareCosts {
   double nvlink_step_s = 0;  // each step inside NVLink nodes
   double pcie_step_s = 0;    // each step inside nodes without NVLink
   std::array<double, 3> net_step_s{};  // each step across nodes, by NcclNetPath
+  std::array<double, 3> per_gb_s{};    // each GB (1e9 bytes) of a ring's or tree's buffer, by protocol (NcclWire: LL, LL128, Simple)
   bool operator==(const NcclSoftwareCosts&) const = default;
 };
 
@@ -50,12 +53,20 @@ struct NcclSoftwareCosts {
 const NcclSoftwareCosts& nccl_learned_software_costs();
 
 // "15.9 us per call; per step inside nodes 0 us over NVLink, 0 us over PCIe; across nodes 0 us (verbs),
-// 6.67 us (OFI), 9.31 us (sockets)": for tables' headers.
+// 6.46 us (OFI), 9.3 us (sockets); per GB of the buffer 0 us (LL), 5260 us (LL128), 863 us (Simple)":
+// for tables' headers.
 std::string nccl_software_costs_text(const NcclSoftwareCosts& costs);
 
-// What a call of ALGORITHM on RANKS ranks over NODES nodes spends, seconds: NVLINK says which intra-node
-// step it pays, PATH which network step.
-double nccl_software_cost_s(const NcclSoftwareCosts& costs, NcclAlgorithmKind algorithm, int ranks, int nodes, bool nvlink,
-                            NcclNetPath path);
+// What a call of ALGORITHM under PROTOCOL on BYTES (its buffer) over RANKS ranks on NODES nodes spends,
+// seconds: NVLINK says which intra-node step it pays, PATH which network step. Only rings and trees pay
+// per GB: NVLS reduces in the NVSwitch, not step by step through a FIFO.
+struct NcclCallShape {
+  NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
+  NcclWire protocol = NcclWire::simple;
+  std::uint64_t bytes = 0;
+  int ranks = 0;
+  int nodes = 1;
+};
+double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape& call, bool nvlink, NcclNetPath path);
 
 }  // namespace ringsim
