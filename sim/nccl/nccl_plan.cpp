@@ -123,7 +123,7 @@ double NcclPlan::software_cost_of(const NcclChoice& choice, std::uint64_t bytes)
   if (!nccl_network || !nccl_case) return 0;
   const NcclProtocol protocol = choice.prediction.protocol;
   const NcclWire wire = protocol == NcclProtocol::ll ? NcclWire::ll : protocol == NcclProtocol::ll128 ? NcclWire::ll128 : NcclWire::simple;
-  return nccl_software_cost_s(settings.software, {choice.algorithm, wire, bytes, nccl_case->ranks, nccl_case->nodes},
+  return nccl_software_cost_s(settings.software, {choice.algorithm, wire, bytes, nccl_case->ranks, nccl_case->nodes, collective},
                               nccl_case->nvlink, nccl_case->net_path);
 }
 
@@ -148,6 +148,7 @@ std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const Placeme
   NcclPlan plan;
   plan.request = *request;
   plan.function = nccl_function_of(collective);
+  plan.collective = collective;
   plan.settings = model.effective_nccl();
   plan.nccl_network = model.network == "NCCL";
   plan.nccl_case = nccl_case_of(model, placement);

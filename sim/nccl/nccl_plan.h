@@ -46,6 +46,7 @@ struct NcclPlan {
   NcclEnqueueRules rules;                 // the release's tree split and NVLS chunking
   // The function NCCL's model prices: all-reduce, or the ring of all-gather and reduce-scatter.
   NcclFunction function = NcclFunction::all_reduce;
+  Collective collective = Collective::all_reduce;  // what nccl-tests asked for (software_cost_of's steps and bytes)
   // alltoall and sendrecv: NCCL's point-to-point schedule (nccl_p2p_rules.h), which NCCL's model does not price.
   std::optional<NcclP2pRun> p2p;
 

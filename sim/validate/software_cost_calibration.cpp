@@ -126,7 +126,7 @@ std::optional<SoftwareCostFit> fit_software_costs(const Scenario& scenario, cons
   Scenario zero_cost = scenario;
   zero_cost.algorithms = {algorithm};
   NcclSettings settings = zero_cost.model.effective_nccl();
-  // The costs per GB of the buffer stay as learned (a rate across clusters, not one trace's): the run
+  // The costs per GB stay as learned (a rate across clusters, not one trace's): the run
   // spends them, and the fit adds the call's and the steps' costs on top.
   NcclSoftwareCosts per_gb_only;
   per_gb_only.per_gb_s = settings.software.per_gb_s;
@@ -148,7 +148,7 @@ std::optional<SoftwareCostFit> fit_software_costs(const Scenario& scenario, cons
     for (const ComparedSize& size : compared.sizes) {
       const auto kind = size.nccl_ran ? algorithm_of(*size.nccl_ran) : std::nullopt;
       if (!kind) continue;
-      samples.push_back({size.measured_s, size.simulated_s, nccl_call_steps(*kind, size.ranks, nodes_of(size.placement))});
+      samples.push_back({size.measured_s, size.simulated_s, nccl_call_steps(*kind, size.ranks, nodes_of(size.placement), grouped.collective)});
       fit.rows.push_back({compared.label, size.bytes, *size.nccl_ran, size.measured_s,
                           size.simulated_s + software_cost_s(learned_terms, samples.back().steps), 0});
     }

@@ -77,6 +77,29 @@ TEST_CASE("nccl software costs: a ring's or tree's cost per GB of the buffer und
   CHECK(std::abs(nvls_tree_s / 20e-6 - 1) < 1e-12);
 }
 
+TEST_CASE("nccl software costs: another collective pays NCCL's steps for its function and per GB what each rank moves against an all-reduce") {
+  NcclSoftwareCosts costs;
+  costs.call_s = 10e-6;
+  costs.net_step_s = {4e-6, 5e-6, 6e-6};
+  costs.per_gb_s = {0, 5e-3, 1e-3};
+  const auto cost_of = [&](Collective collective) {
+    const NcclCallShape call{NcclAlgorithmKind::ring, NcclWire::simple, 4'000'000'000, 16, 2, collective};
+    return nccl_software_cost_s(costs, call, true, NcclNetPath::ofi);
+  };
+  // All-reduce over 2 nodes of 8: 10 + 30 x 5 us + 4 GB x 1 ms.
+  CHECK(std::abs(cost_of(Collective::all_reduce) / 4160e-6 - 1) < 1e-12);
+  // All-gather: N-1 = 15 steps; each rank moves 15/16 of 4 GB against an all-reduce's 30/16: half, 2 ms.
+  CHECK(std::abs(cost_of(Collective::all_gather) / (10e-6 + 15 * 5e-6 + 2e-3) - 1) < 1e-12);
+  CHECK(std::abs(cost_of(Collective::reduce_scatter) / cost_of(Collective::all_gather) - 1) < 1e-12);
+  // Broadcast: N = 16 steps (tuning.cc nsteps); each rank moves the buffer: 4 x 16/30 ms.
+  CHECK(std::abs(cost_of(Collective::broadcast) / (10e-6 + 16 * 5e-6 + 4e-3 * 16 / 30) - 1) < 1e-12);
+  // sendrecv: one round, the buffer each way: 10 + 5 us + 4 x 16/30 ms.
+  CHECK(std::abs(cost_of(Collective::sendrecv) / (10e-6 + 5e-6 + 4e-3 * 16 / 30) - 1) < 1e-12);
+  // One rank moves nothing: the call's cost alone.
+  const NcclCallShape alone{NcclAlgorithmKind::ring, NcclWire::simple, 4'000'000'000, 1, 1, Collective::all_gather};
+  CHECK(nccl_software_cost_s(costs, alone, true, NcclNetPath::ofi) == doctest::Approx(10e-6));
+}
+
 TEST_CASE("nccl software costs: the model key sets them, by kind or for all, and errors name the path") {
   const ModelSettings model = read_model(
       nlohmann::json::parse(

@@ -5,12 +5,33 @@
 
 namespace ringsim {
 
-NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes) {
+namespace {
+
+// A ring's steps in a row for COLLECTIVE (nccl_software_costs.h).
+int ring_steps(Collective collective, int ranks) {
+  switch (collective) {
+    case Collective::all_reduce: return 2 * (ranks - 1);
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+    case Collective::alltoall: return ranks - 1;
+    case Collective::broadcast:
+    case Collective::reduce: return ranks;
+    case Collective::sendrecv: return 1;
+  }
+  return 2 * (ranks - 1);
+}
+
+}  // namespace
+
+NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes, Collective collective) {
   const int per_node = nodes > 0 ? ranks / nodes : ranks;
   // The tree between nodes is ceil(log2 nodes) deep.
   const int tree_net = nodes > 1 ? 2 * static_cast<int>(std::bit_width(static_cast<unsigned>(nodes - 1))) : 0;
   switch (algorithm) {
-    case NcclAlgorithmKind::ring: return nodes > 1 ? NcclCallSteps{0, 2 * (ranks - 1)} : NcclCallSteps{2 * (ranks - 1), 0};
+    case NcclAlgorithmKind::ring: {
+      const int steps = ring_steps(collective, ranks);
+      return nodes > 1 ? NcclCallSteps{0, steps} : NcclCallSteps{steps, 0};
+    }
     case NcclAlgorithmKind::tree: return {2 * (per_node - 1), tree_net};
     case NcclAlgorithmKind::nvls: return {2, 0};
     case NcclAlgorithmKind::nvls_tree: return {2, tree_net};
@@ -52,12 +73,16 @@ std::string nccl_software_costs_text(const NcclSoftwareCosts& costs) {
 }
 
 double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape& call, bool nvlink, NcclNetPath path) {
-  const NcclCallSteps steps = nccl_call_steps(call.algorithm, call.ranks, call.nodes);
-  // NVLS and NVLS trees reduce in the NVSwitch rather than step by step through a FIFO: no cost per GB.
+  const NcclCallSteps steps = nccl_call_steps(call.algorithm, call.ranks, call.nodes, call.collective);
+  // NVLS and NVLS trees reduce in the NVSwitch rather than step by step through a FIFO: no cost per GB;
+  // one rank moves nothing.
   const bool fifo_steps = call.algorithm == NcclAlgorithmKind::ring || call.algorithm == NcclAlgorithmKind::tree;
-  const double per_gb_s = fifo_steps ? costs.per_gb_s[static_cast<std::size_t>(call.protocol)] : 0;
+  const double per_gb_s = fifo_steps && call.ranks > 1 ? costs.per_gb_s[static_cast<std::size_t>(call.protocol)] : 0;
+  const double all_reduce_gb = per_gb_s > 0
+      ? static_cast<double>(call.bytes) / 1e9 * busbw_factor(call.collective, call.ranks) / busbw_factor(Collective::all_reduce, call.ranks)
+      : 0;
   return costs.call_s + steps.intra * (nvlink ? costs.nvlink_step_s : costs.pcie_step_s) +
-         steps.net * costs.net_step_s[static_cast<std::size_t>(path)] + static_cast<double>(call.bytes) / 1e9 * per_gb_s;
+         steps.net * costs.net_step_s[static_cast<std::size_t>(path)] + all_reduce_gb * per_gb_s;
 }
 
 }  // namespace ringsim

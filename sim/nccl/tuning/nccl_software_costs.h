@@ -10,6 +10,7 @@
 #pragma once
 
 #include "../../platform/topology.h"
+#include "../../rank/collective_catalog.h"
 #include "../../rank/nccl_rank_settings.h"
 
 #include <array>
@@ -30,7 +31,7 @@ struct NcclCallSteps {
   int intra = 0;  // steps whose hops all stay inside nodes
   int net = 0;    // steps with a hop between nodes
 };
-NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes);
+NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes, Collective collective = Collective::all_reduce);
 
 // How NCCL reaches the network: its IB verbs transport (InfiniBand, RoCE), the OFI plugin (EFA,
 // Slingshot's cxi), or its socket transport (TCP).
@@ -57,15 +58,21 @@ const NcclSoftwareCosts& nccl_learned_software_costs();
 // for tables' headers.
 std::string nccl_software_costs_text(const NcclSoftwareCosts& costs);
 
-// What a call of ALGORITHM under PROTOCOL on BYTES (its buffer) over RANKS ranks on NODES nodes spends,
-// seconds: NVLINK says which intra-node step it pays, PATH which network step. Only rings and trees pay
-// per GB: NVLS reduces in the NVSwitch, not step by step through a FIFO.
+// What a call of COLLECTIVE by ALGORITHM under PROTOCOL on BYTES (nccl-tests' size) over RANKS ranks on
+// NODES nodes spends, seconds: NVLINK says which intra-node step it pays, PATH which network step. Only
+// rings and trees pay per GB: NVLS reduces in the NVSwitch, not step by step through a FIFO. The cost per
+// GB is learned on all-reduce logs, per GB of their buffer; another collective pays it in proportion to
+// what each rank moves against an all-reduce of its size (nccl-tests' busbw factors: an all-gather half).
+// A ring's steps are NCCL's model's for the function (tuning.cc nsteps): 2(N-1) for all-reduce, N-1 for
+// all-gather and reduce-scatter, N for broadcast and reduce; the point-to-point schedule's are its rounds,
+// N-1 for alltoall and 1 for sendrecv.
 struct NcclCallShape {
   NcclAlgorithmKind algorithm = NcclAlgorithmKind::ring;
   NcclWire protocol = NcclWire::simple;
   std::uint64_t bytes = 0;
   int ranks = 0;
   int nodes = 1;
+  Collective collective = Collective::all_reduce;
 };
 double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape& call, bool nvlink, NcclNetPath path);
 
