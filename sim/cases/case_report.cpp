@@ -49,7 +49,7 @@ std::vector<std::string> nccl_arguments(const Scenario& scenario, const NcclPlan
     arguments.insert(arguments.end(), {"--nccl-nvls", fmt::format("{:g},{:g}", nvls->efficiency, nvls->latency_s * 1e6)});
   if (const auto& p2p = plan.p2p)
     arguments.insert(arguments.end(), {"--nccl-p2p", fmt::format("{},{},{},{:.6g}", p2p->channels, p2p->channels_per_peer, p2p->chunk_bytes,
-                                                                 p2p->block_Bps / 1e9)});
+                                                                 p2p->block_Bps / 1e9) + (p2p->flow_per_chunk ? ",chunks" : "")});
   if (plan.request == NcclRequest::choice) arguments.insert(arguments.end(), {"--nccl-algorithms", algorithms});
   if (spends_software) arguments.insert(arguments.end(), {"--nccl-software", software});
   if (plan.request != NcclRequest::ring)  // how the tree runs its phases and NVLS cuts its chunks depend on the release

@@ -163,6 +163,7 @@ std::optional<NcclPlan> plan_nccl_case(const ModelSettings& model, const Placeme
     } else {
       plan.p2p = NcclP2pRun{};  // no facts: the rank program's defaults, unpaced
     }
+    plan.p2p->flow_per_chunk = plan.settings.p2p_flow_per_chunk;
     plan.rules = nccl_enqueue_rules(*plan.settings.release, plan.settings.buffsize);
     return plan;
   }

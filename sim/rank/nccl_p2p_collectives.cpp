@@ -13,7 +13,14 @@
 // per channel, p2pnChannels / p2pnChannelsPerPeer x 8 operations), which runs its works side by side.
 // Routes are the platform's: under PXN a send to another rail already leaves through the NVLink peer
 // beside that rail's NIC (platform_plan.h).
+// Where the engine paces sends (pace_sends: maestro, S4U), each part goes as one message instead, at
+// most at its thread block's rate shared by the channel's sends (block_Bps / sends on the channel): the
+// network's solver then carries one flow per part, not up to 8 per part, and a call finishes in one
+// message per part rather than one per chunk (N(N-1) x 8 flows at once at N ranks made 80 ranks take
+// hours). The chunk-by-chunk schedule (NcclP2pRun::flow_per_chunk, SMPI) gives the same times within
+// the bound docs/collectives.md states and tests/simulation/collectives_test.cpp holds.
 #include "collectives.h"
+#include "engine_probes.h"
 #include "message_tags.h"
 #include "nccl_p2p_schedule.h"
 #include "timed_parts.h"
@@ -31,27 +38,34 @@ constexpr int kNcclSteps = 8;  // NCCL_STEPS: FIFO slots per connection
 struct ThreadBlock {
   double free_s = 0;
   double send_Bps = 0;  // 0: unpaced
+  int sends = 0;        // the sends on this channel: a whole part's message flows at send_Bps / sends
 };
 
 // One part of one send or receive: its chunks over one channel's connection to one peer.
 class Stream {
  public:
+  // WHOLE: the part as one message (the engine paces it), else chunk by chunk.
   Stream(AllreduceContext& ctx, bool sends, int peer, int channel, float* data, std::size_t floats, std::size_t chunk_floats,
-         ThreadBlock* block)
-      : ctx_(&ctx), sends_(sends), peer_(peer), tag_(kNcclP2pTag + channel), data_(data), floats_(floats),
-        chunk_floats_(std::max<std::size_t>(1, chunk_floats)),
+         ThreadBlock* block, bool whole)
+      : ctx_(&ctx), sends_(sends), whole_(whole), peer_(peer), tag_(kNcclP2pTag + channel), data_(data), floats_(floats),
+        chunk_floats_(whole ? std::max<std::size_t>(1, floats) : std::max<std::size_t>(1, chunk_floats)),
         chunks_(static_cast<long>((floats + chunk_floats_ - 1) / chunk_floats_)), block_(block) {
     requests_.fill(MPI_REQUEST_NULL);
   }
 
-  // Receives post their first steps once the streams no longer move in memory.
+  // Receives post their first steps, and whole parts are sent, once the streams no longer move in memory.
   void start() {
-    if (!sends_)
+    if (!sends_) {
       for (long k = 0; k < std::min<long>(kNcclSteps, chunks_); ++k) post_receive(k);
+    } else if (whole_) {
+      pace_sends(block_->send_Bps / block_->sends);
+      ctx_->issend(data_, floats_, peer_, tag_, &request(0));
+      done_ = chunks_;
+    }
   }
 
   Blocked advance(double now_s) { return sends_ ? advance_send(now_s) : advance_receive(); }
-  bool paced() const { return sends_ && block_->send_Bps > 0; }
+  bool paced() const { return sends_ && !whole_ && block_->send_Bps > 0; }
 
  private:
   std::size_t chunk_length(long k) const {
@@ -94,7 +108,7 @@ class Stream {
   }
 
   AllreduceContext* ctx_;
-  bool sends_;
+  bool sends_, whole_;
   int peer_, tag_;
   float* data_;
   std::size_t floats_, chunk_floats_;
@@ -127,6 +141,8 @@ void run_operations(const std::vector<P2pOperation>& sends, const std::vector<P2
   for (const P2pOperation& op : sends) planned.push_back({true, op, schedule.round_of(me, op.peer)});
   // In round order, as the kernel's batch lists its works.
   std::stable_sort(planned.begin(), planned.end(), [](const Planned& a, const Planned& b) { return a.round < b.round; });
+  // Whole parts where the engine can pace them (pace_sends answers on every rank alike, so both ends agree).
+  const bool whole = !ctx.nccl.p2p.flow_per_chunk && pace_sends(0);
   std::vector<Stream> streams;
   for (const Planned& p : planned) {
     if (p.op.count == 0) continue;
@@ -137,11 +153,13 @@ void run_operations(const std::vector<P2pOperation>& sends, const std::vector<P2
       const Piece piece = NcclP2pSchedule::part_bounds(p.op.count, parts, part);
       if (piece.length == 0) continue;
       const int channel = schedule.channel_of(p.round, part);
-      streams.emplace_back(ctx, p.sends, p.op.peer, channel, p.op.data + piece.start, piece.length, chunk_floats,
-                           &blocks[static_cast<std::size_t>(channel)]);
+      ThreadBlock& block = blocks[static_cast<std::size_t>(channel)];
+      if (p.sends) ++block.sends;
+      streams.emplace_back(ctx, p.sends, p.op.peer, channel, p.op.data + piece.start, piece.length, chunk_floats, &block, whole);
     }
   }
   for (Stream& stream : streams) stream.start();
+  if (whole) pace_sends(0);
   run_together(streams);
 }
 

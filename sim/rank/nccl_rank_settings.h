@@ -29,6 +29,9 @@ struct NcclP2pRun {
   int channels_per_peer = 0;      // p2pnChannelsPerPeer: at most this many channels per send or receive (a power of 2)
   std::uint64_t chunk_bytes = 128u << 10;  // p2pChunkSize: one FIFO step of Simple
   double block_Bps = 0;           // what one channel's thread block copies, send and receive together (0: unpaced)
+  // Every chunk its own message, even where the engine can pace a whole part as one (nccl_p2p_collectives.cpp):
+  // the schedule as NCCL steps it, for comparing the two.
+  bool flow_per_chunk = false;
 };
 
 struct NcclRankSettings {

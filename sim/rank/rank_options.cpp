@@ -2,6 +2,7 @@
 
 #include "rank_nodes.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string_view>
@@ -87,16 +88,19 @@ std::string parse_software_costs(std::string_view value, std::vector<double>& se
   return "";
 }
 
-// --nccl-p2p CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS: nccl_p2p's schedule (NcclP2pRun).
+// --nccl-p2p CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS[,chunks]: nccl_p2p's schedule (NcclP2pRun; "chunks":
+// every chunk its own message).
 std::string parse_p2p_run(std::string_view value, NcclP2pRun& run) {
-  std::string_view fields[4];
-  std::size_t from = 0;
-  for (int i = 0; i < 4; ++i) {
-    const std::size_t comma = i < 3 ? value.find(',', from) : value.size();
-    if (comma == std::string_view::npos) return "--nccl-p2p takes CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS, such as 16,2,131072,14";
-    fields[i] = value.substr(from, comma - from);
+  constexpr const char* kExpected =
+      "--nccl-p2p takes CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS[,chunks]: powers of 2 up to 64 (PER_PEER at most CHANNELS), a chunk of at least 4096 bytes in multiples of 16, a rate in GB/s (0: unpaced), such as 16,2,131072,14";
+  std::string_view fields[5];
+  std::size_t from = 0, count = 0;
+  while (count < 5 && from <= value.size()) {
+    const std::size_t comma = std::min(value.find(',', from), value.size());
+    fields[count++] = value.substr(from, comma - from);
     from = comma + 1;
   }
+  if (from <= value.size() || count < 4 || (count == 5 && fields[4] != "chunks")) return kExpected;
   int channels = 0, per_peer = 0;
   std::uint64_t chunk = 0;
   double block_GBps = -1;
@@ -104,8 +108,8 @@ std::string parse_p2p_run(std::string_view value, NcclP2pRun& run) {
   if (!parse_number(fields[0], channels) || !parse_number(fields[1], per_peer) || !parse_number(fields[2], chunk) ||
       !parse_number(fields[3], block_GBps) || !power_of_two(channels) || !power_of_two(per_peer) || per_peer > channels || chunk < 4096 ||
       chunk % 16 != 0 || chunk > (1u << 30) || block_GBps < 0 || block_GBps > 1e6)
-    return "--nccl-p2p takes CHANNELS,PER_PEER,CHUNK_BYTES,BLOCK_GBPS: powers of 2 up to 64 (PER_PEER at most CHANNELS), a chunk of at least 4096 bytes in multiples of 16, a rate in GB/s (0: unpaced), such as 16,2,131072,14";
-  run = {channels, per_peer, chunk, block_GBps * 1e9};
+    return kExpected;
+  run = {channels, per_peer, chunk, block_GBps * 1e9, count == 5};
   return "";
 }
 

@@ -110,6 +110,11 @@ NcclSettings read_nccl_settings(const nlohmann::json& value, const std::string& 
   }
   if (auto handshake = reader.optional_bool("handshake")) base.handshake = *handshake;
   if (auto pxn = reader.optional_bool("pxn")) base.pxn_disabled = !*pxn;
+  if (auto flows = reader.optional_string("p2p_flows")) {
+    if (*flows != "parts" && *flows != "chunks")
+      reader.fail("p2p_flows", fmt::format("expected \"parts\" (one paced message per part) or \"chunks\" (one per chunk), found \"{}\"", *flows));
+    base.p2p_flow_per_chunk = *flows == "chunks";
+  }
   if (auto latency = reader.optional_latency("net_latency")) {
     base.net_latency_s = *latency;
     base.net_latency_given = true;
@@ -128,6 +133,7 @@ nlohmann::json nccl_settings_json(const NcclSettings& settings) {
   if (settings.channels) json["channels"] = *settings.channels;
   if (!settings.handshake) json["handshake"] = false;
   if (settings.pxn_disabled) json["pxn"] = false;
+  if (settings.p2p_flow_per_chunk) json["p2p_flows"] = "chunks";
   if (settings.net_latency_s > 0) json["net_latency"] = fmt::format("{}us", settings.net_latency_s * 1e6);
   json["software"] = nccl_software_costs_json(settings.software);  // the learned defaults too: they may change
   return json;

@@ -53,6 +53,10 @@ struct NcclSettings {
   // "pxn": false is NCCL_PXN_DISABLE=1. PXN exists from 2.12 (NcclRelease::pxn); NCCL uses it where
   // a GPU reaches another rail's NIC through an NVLink peer beside it (PlatformModel::nccl_pxn).
   bool pxn_disabled = false;
+  // "p2p_flows": "chunks": NCCL's point-to-point schedule sends every chunk as its own message on every
+  // engine (NcclP2pRun::flow_per_chunk); "parts" (the default): one paced message per part where the
+  // engine paces sends.
+  bool p2p_flow_per_chunk = false;
 
   bool uses_pxn() const { return release->pxn && !pxn_disabled; }
 
