@@ -10,6 +10,7 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev doctest-dev
   openmpi-bin libopenmpi-dev          # the rank program's real-MPI twin
   chromium                            # the test that ringsim report's plots render (headless)
+  libpng16-16                         # that test decodes Chromium's screenshot with libpng (ctypes)
   clang libclang-rt-14-dev            # the sanitized build with libFuzzer (tools/check.sh, tools/fuzz.sh)
 )
 

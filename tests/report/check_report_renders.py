@@ -12,16 +12,16 @@ With --expect-broken the page is made with a stub instead of Plotly.js, and the 
 reason: this proves the check can fail. Exit 0 pass, 1 fail, 77 skipped (no chromium installed).
 """
 import argparse
+import ctypes
+import ctypes.util
 import html
 import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
 WINDOW = (1100, 6000)
 CHROMIUM_FLAGS = [
@@ -57,48 +57,30 @@ def console_errors(stderr):
             if ":CONSOLE" in line and re.search(r"Uncaught|Error|error", line)]
 
 
+class PngImage(ctypes.Structure):
+    """libpng's png_image (png.h, the simplified reading API, version 1)."""
+    _fields_ = [("opaque", ctypes.c_void_p), ("version", ctypes.c_uint32), ("width", ctypes.c_uint32),
+                ("height", ctypes.c_uint32), ("format", ctypes.c_uint32), ("flags", ctypes.c_uint32),
+                ("colormap_entries", ctypes.c_uint32), ("warning_or_error", ctypes.c_uint32),
+                ("message", ctypes.c_char * 64)]
+
+
+PNG_FORMAT_RGBA = 3  # png.h: PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA, 8 bits a channel
+
+
 def read_png_rgb(path):
-    """Rows of (r, g, b) tuples of an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError(f"{path}: not a PNG")
-    pos, idat, header = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    width, height, depth, colour_type, _, _, interlace = header
-    if depth != 8 or colour_type not in (2, 6) or interlace:
-        raise ValueError(f"{path}: unsupported PNG (depth {depth}, colour type {colour_type})")
-    bpp = 3 if colour_type == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    rows, previous = [], bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - bpp] if i >= bpp else 0
-            up = previous[i]
-            corner = previous[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
-        previous = line
-    return rows
+    """Rows of pixels, each one int of its 8-bit red, green, blue and alpha (255 on Chromium's RGB
+    screenshots). Decoded by libpng: unfiltering a 1100 x 6000 screenshot in Python took 10 s of CPU."""
+    png = ctypes.CDLL(ctypes.util.find_library("png16") or "libpng16.so.16")
+    image = PngImage(version=1)
+    if not png.png_image_begin_read_from_file(ctypes.byref(image), os.fsencode(path)):
+        raise ValueError(f"{path}: not a PNG libpng reads: {image.message.decode()}")
+    image.format = PNG_FORMAT_RGBA
+    pixels = (ctypes.c_uint32 * (image.width * image.height))()
+    if not png.png_image_finish_read(ctypes.byref(image), None, pixels, image.width * 4, None):
+        raise ValueError(f"{path}: {image.message.decode()}")
+    values = memoryview(pixels).cast("B").cast("I").tolist()
+    return [values[y:y + image.width] for y in range(0, len(values), image.width)]
 
 
 def ink(rows, box):
