@@ -38,7 +38,11 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
     case CollectiveMethod::nccl_p2p_alltoall:
     case CollectiveMethod::nccl_p2p_sendrecv:
     case CollectiveMethod::nccl_ring_broadcast:
-    case CollectiveMethod::nccl_ring_reduce: break;
+    case CollectiveMethod::nccl_ring_reduce:
+    case CollectiveMethod::nccl_nvls_all_gather:
+    case CollectiveMethod::nccl_nvls_reduce_scatter:
+    case CollectiveMethod::nccl_all_gather:
+    case CollectiveMethod::nccl_reduce_scatter: break;
   }
   return 0;
 }

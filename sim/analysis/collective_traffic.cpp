@@ -56,7 +56,11 @@ std::optional<std::vector<PairFlow>> method_flows(CollectiveMethod method, int n
     case CollectiveMethod::nccl_ring_all_gather:
     case CollectiveMethod::nccl_ring_reduce_scatter:
     case CollectiveMethod::nccl_ring_broadcast:
-    case CollectiveMethod::nccl_ring_reduce: break;
+    case CollectiveMethod::nccl_ring_reduce:
+    case CollectiveMethod::nccl_nvls_all_gather:
+    case CollectiveMethod::nccl_nvls_reduce_scatter:
+    case CollectiveMethod::nccl_all_gather:
+    case CollectiveMethod::nccl_reduce_scatter: break;
   }
   return std::nullopt;
 }

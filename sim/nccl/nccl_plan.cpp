@@ -39,7 +39,9 @@ void add_rank_costs(NcclPlan& plan, const std::optional<NcclCase>& c) {
     plan.block_rates = NcclBlockRates{nccl_ring_bus_GBps(*c, NcclProtocol::ll) * 1e9, nccl_ring_bus_GBps(*c, NcclProtocol::ll128) * 1e9};
   if (runs_tree(plan.request) && nccl_network && c && c->nodes >= 2) plan.tree_hops = nccl_tree_hops(*c);
   const bool nvls_asked = plan.request == NcclRequest::nvls || plan.request == NcclRequest::nvls_tree;
-  const bool nvls_chosen = plan.request == NcclRequest::choice && c && (nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c));
+  const bool all_reduce = plan.function == NcclFunction::all_reduce;
+  const bool nvls_chosen = plan.request == NcclRequest::choice && c &&
+                           (all_reduce ? nccl_nvls_possible(*c) || nccl_nvls_tree_possible(*c) : nccl_nvls_copy_possible(*c));
   if (nvls_asked || nvls_chosen)
     plan.nvls = NcclNvlsRun{nccl_nvls_efficiency(plan.settings.compute_capability), nccl_nvls_latency_s(*plan.settings.release)};
 }
@@ -92,8 +94,16 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
     unpriced.prediction.time_s = -1;
     return unpriced;
   }
-  // NCCL's other functions run its ring here, at the protocol its model picks for the function.
-  if (function != NcclFunction::all_reduce) return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
+  // NCCL's other functions: its ring at the protocol its model picks for the function, or (all-gather
+  // and reduce-scatter) NVLS where asked for or picked.
+  if (function != NcclFunction::all_reduce) {
+    if (request == NcclRequest::choice) return nccl_choose_function(c, requested, bytes, function);
+    if (request != NcclRequest::nvls) return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
+    if (nccl_nvls_copy_possible(c)) return NcclChoice{kind, nccl_nvls_copy_time(c, bytes)};
+    NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
+    unmodelled.prediction.time_s = -1;
+    return unmodelled;
+  }
   switch (request) {
     case NcclRequest::choice: return nccl_choose(c, requested, bytes);
     case NcclRequest::tree: return NcclChoice{kind, nccl_tree_predict(c, requested, bytes)};

@@ -68,6 +68,10 @@ enum class CollectiveMethod {
   nccl_p2p_sendrecv,         // NCCL's point-to-point schedule: a send to rank+1, a receive from rank-1
   nccl_ring_broadcast,       // NCCL's ring opened at the root: a chain from rank 0 along each channel's ring
   nccl_ring_reduce,          // NCCL's ring opened at the root: a chain to rank 0, each hop adding
+  nccl_nvls_all_gather,      // NCCL's NVLS on one node: each rank's block multicast through the switch
+  nccl_nvls_reduce_scatter,  // NCCL's NVLS on one node: each rank's block summed by the switch
+  nccl_all_gather,           // what NCCL would run at each size: its ring or NVLS
+  nccl_reduce_scatter,       // what NCCL would run at each size: its ring or NVLS
 };
 
 // NCCL's rings (nccl_ring_allreduce.cpp) and point-to-point schedule (nccl_p2p_collectives.cpp): no
@@ -75,7 +79,9 @@ enum class CollectiveMethod {
 constexpr bool is_nccl_method(CollectiveMethod method) {
   return method == CollectiveMethod::nccl_ring_all_gather || method == CollectiveMethod::nccl_ring_reduce_scatter ||
          method == CollectiveMethod::nccl_p2p_alltoall || method == CollectiveMethod::nccl_p2p_sendrecv ||
-         method == CollectiveMethod::nccl_ring_broadcast || method == CollectiveMethod::nccl_ring_reduce;
+         method == CollectiveMethod::nccl_ring_broadcast || method == CollectiveMethod::nccl_ring_reduce ||
+         method == CollectiveMethod::nccl_nvls_all_gather || method == CollectiveMethod::nccl_nvls_reduce_scatter ||
+         method == CollectiveMethod::nccl_all_gather || method == CollectiveMethod::nccl_reduce_scatter;
 }
 
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
@@ -114,10 +120,14 @@ inline constexpr std::array kCollectiveAlgorithms{
                             "NCCL's ring all-gather: nccl_ring's channels, slices and steps in flight, N-1 steps of every rank's block"},
     CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_ring", CollectiveMethod::nccl_ring_reduce_scatter,
                             "NCCL's ring reduce-scatter: nccl_ring's channels, slices and steps in flight, N-1 steps, each added"},
-    CollectiveAlgorithmInfo{Collective::all_gather, "nccl", CollectiveMethod::nccl_ring_all_gather,
-                            "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
-    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl", CollectiveMethod::nccl_ring_reduce_scatter,
-                            "what NCCL would run: its ring (NVLS and PAT are not modelled), protocol by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::all_gather, "nccl", CollectiveMethod::nccl_all_gather,
+                            "what NCCL would run: its ring or NVLS (PAT is not modelled), by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl", CollectiveMethod::nccl_reduce_scatter,
+                            "what NCCL would run: its ring or NVLS (PAT is not modelled), by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::all_gather, "nccl_nvls", CollectiveMethod::nccl_nvls_all_gather,
+                            "NCCL's NVLS all-gather on one NVSwitch node: each rank's block multicast by the switch"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_nvls", CollectiveMethod::nccl_nvls_reduce_scatter,
+                            "NCCL's NVLS reduce-scatter on one NVSwitch node: each rank's block summed by the switch"},
     CollectiveAlgorithmInfo{Collective::broadcast, "nccl_ring", CollectiveMethod::nccl_ring_broadcast,
                             "NCCL's ring broadcast: each channel's ring opened at rank 0, one-step slices, 8 in flight"},
     CollectiveAlgorithmInfo{Collective::reduce, "nccl_ring", CollectiveMethod::nccl_ring_reduce,

@@ -24,6 +24,10 @@ AllreduceFn code_of(CollectiveMethod method) {
     case CollectiveMethod::nccl_p2p_sendrecv: return &nccl_p2p_sendrecv;
     case CollectiveMethod::nccl_ring_broadcast: return &nccl_ring_broadcast;
     case CollectiveMethod::nccl_ring_reduce: return &nccl_ring_reduce;
+    case CollectiveMethod::nccl_nvls_all_gather: return &nccl_nvls_all_gather;
+    case CollectiveMethod::nccl_nvls_reduce_scatter: return &nccl_nvls_reduce_scatter;
+    case CollectiveMethod::nccl_all_gather: return &nccl_all_gather;
+    case CollectiveMethod::nccl_reduce_scatter: return &nccl_reduce_scatter;
   }
   return nullptr;
 }

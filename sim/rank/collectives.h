@@ -25,6 +25,11 @@ void linear_alltoall(const float* input, float* output, std::size_t count, Allre
 void ring_shift_sendrecv(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_nvls_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_nvls_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+// nccl: NCCL's ring, or NVLS where the launcher's choice for the size says so (--nccl-algorithms).
+void nccl_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_broadcast(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_reduce(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_p2p_alltoall(const float* input, float* output, std::size_t count, AllreduceContext& ctx);

@@ -332,3 +332,62 @@ TEST_CASE("NCCL's ring all-gather and reduce-scatter reach all-reduce's busbw wh
   }
   CHECK(all_reduce == doctest::Approx(198.3).epsilon(0.01));
 }
+
+namespace {
+
+// One NVSwitch node of 17 GPUs; N = 1..17 ranks on it.
+constexpr const char* kNvSwitchNode = R"({"racks": [{"nodes": [{"name": "n", "gpus": 17, "intra": {"kind": "nvlink"}}]}]})";
+const Group kNcclNvls{R"(["nccl_nvls"])", R"(["all_gather", "reduce_scatter"])", 2};
+
+std::string one_node_placements(int from) {
+  std::string placements = "[";
+  for (int n = from; n <= 17; ++n) placements += (n > from ? ", \"" : "\"") + std::to_string(n) + "\"";
+  return placements + "]";
+}
+
+}  // namespace
+
+TEST_CASE("NCCL's NVLS all-gather and reduce-scatter give the exact result for N = 1..17 on one NVSwitch node, on S4U and maestro") {
+  // 4194308 bytes: blocks of 524289 floats on 2 ranks (128 steps of NCCL's 16 KiB chunk, many windows
+  // of 4 in flight), 61681 on 17 (uneven). SMPI cannot weigh the switch's traffic: nccl_nvls refuses it.
+  TempDir dir;
+  const auto topology = dir.write("one.json", kNvSwitchNode);
+  for (const char* engine : {"s4u", "maestro"}) {
+    CAPTURE(engine);
+    const std::string model = std::string(R"({"engine": ")") + engine + "\"}";
+    check_exact(run_scenario(dir, std::string("nvls-") + engine, scenario(topology.string(), one_node_placements(1), kNcclNvls,
+                                                                           "[68, 4194308]", model)),
+                17 * 2 * 2);
+  }
+}
+
+TEST_CASE("ideal model: NCCL's NVLS all-gather and reduce-scatter are within 1 percent of their closed form for N = 2..17") {
+  // Each port takes in (all-gather) or gives out (reduce-scatter) the N-1 other blocks at NCCL's NVLS
+  // efficiency e = 0.85 (Hopper): T = L + (N-1)/N S beta / e, with L NCCL 2.29's NVLS latency, 25 us.
+  // NVLink's latency is set near 0: each window of steps in flight pays a latency the closed form has not
+  // (docs/collectives.md, "NCCL's NVLS all-gather and reduce-scatter").
+  TempDir dir;
+  const auto topology = dir.write("one.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 17, "intra": {"kind": "nvlink", "latency": "0.001us"}}]}]})");
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29", "compute_capability": 90}})";
+  const auto results = run_scenario(dir, "nvls-ideal", scenario(topology.string(), one_node_placements(2), kNcclNvls, R"(["64MiB"])", model));
+  REQUIRE(results.at("results").size() == 16 * 2);
+  std::set<int> ranks;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double n = row.at("ranks").get<double>(), bytes = row.at("bytes").get<double>();
+    const double beta = row.at("cost_model").at("beta_s_per_byte").get<double>();
+    const double closed = 25e-6 + (n - 1) / n * bytes * beta / 0.85;
+    CHECK(std::abs(row.at("time_s").get<double>() - closed) / closed < 0.01);
+    CHECK(row.at("nccl_ran") == "NVLS/Simple");
+    ranks.insert(row.at("ranks").get<int>());
+  }
+  CHECK(ranks.size() == 16);
+  // At 1 GiB on 8 ranks busbw is the port's 300 GB/s at NVLS's efficiency, 255 GB/s, within 1% (the 25 us
+  // are 0.7% of the 3.68 ms).
+  const auto big = run_scenario(dir, "nvls-busbw", scenario(topology.string(), R"(["8"])", kNcclNvls, R"(["1GiB"])", model));
+  REQUIRE(big.at("results").size() == 2);
+  for (const auto& row : big.at("results")) {
+    CAPTURE(row.dump());
+    CHECK(std::abs(row.at("busbw_GBps").get<double>() / 255 - 1) < 0.01);
+  }
+}

@@ -69,3 +69,75 @@ TEST_CASE("NCCL's plan: nccl on two H100 nodes picks NVLS trees at 1 GiB and say
   CHECK(nccl_request_of("nccl_nvls_tree") == NcclRequest::nvls_tree);
   CHECK_FALSE(nccl_request_of("rabenseifner"));
 }
+
+TEST_CASE("NCCL's plan: NVLS all-gather and reduce-scatter on one H100 node, priced per release as tuning.cc prices them") {
+  const Topology topology = load_topology(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json");
+  Scenario scenario = h100_scenario(topology);
+  const std::uint64_t bytes = 1u << 30;
+  for (Collective collective : {Collective::all_gather, Collective::reduce_scatter}) {
+    CAPTURE(collective_name(collective));
+    // 2.29: 8 NVLS channels of 40 GB/s; algbw = 8 x 40 x 0.85 x 7/8 x 7/8 = 208.25 GB/s, latency 25 us.
+    scenario.model.nccl->set_version({2, 29});
+    auto plan = plan_nccl_case(scenario.model, PlacementSpec{{8}}, "nccl_nvls", collective);
+    REQUIRE(plan);
+    REQUIRE(plan->nccl_case);
+    CHECK(plan->nccl_case->nvls_channels == 8);
+    CHECK(plan->nccl_case->nvls_channel_Bps == doctest::Approx(40e9));
+    NcclChoice nvls = plan->choice_at(bytes);
+    CHECK(nccl_choice_text(nvls) == "NVLS/Simple");
+    CHECK(nvls.prediction.algbw_Bps == doctest::Approx(208.25e9));
+    CHECK(nvls.prediction.time_s == doctest::Approx(25e-6 + bytes / 208.25e9));
+    REQUIRE(plan->nvls);
+    CHECK(plan->nvls->efficiency == doctest::Approx(0.85));
+    // The formulas of the other eras on the same channels (C x B = 320 GB/s, N = 8).
+    const std::pair<NcclVersion, double> eras[] = {{{2, 20}, 320e9 * 5 / 6}, {{2, 23}, 320e9}, {{2, 27}, 320e9 * 7 / 8}};
+    for (const auto& era : eras) {
+      const NcclVersion version = era.first;
+      const double expected = era.second;
+      CAPTURE(version.text());
+      scenario.model.nccl->set_version(version);
+      plan = plan_nccl_case(scenario.model, PlacementSpec{{8}}, "nccl_nvls", collective);
+      REQUIRE(plan);
+      REQUIRE(plan->nccl_case);
+      const double channels_Bps = plan->nccl_case->nvls_channels * plan->nccl_case->nvls_channel_Bps;
+      nvls = plan->choice_at(bytes);
+      CHECK(nvls.algorithm == NcclAlgorithmKind::nvls);
+      CHECK(nvls.prediction.algbw_Bps == doctest::Approx(expected / 320e9 * channels_Bps));
+    }
+    // 2.18 has no NVLS for these two: no model time, and nccl runs the ring.
+    scenario.model.nccl->set_version({2, 18});
+    plan = plan_nccl_case(scenario.model, PlacementSpec{{8}}, "nccl_nvls", collective);
+    REQUIRE(plan);
+    CHECK(plan->choice_at(bytes).prediction.time_s == -1);
+    plan = plan_nccl_case(scenario.model, PlacementSpec{{8}}, "nccl", collective);
+    REQUIRE(plan);
+    CHECK(plan->choice_at(bytes).algorithm == NcclAlgorithmKind::ring);
+    CHECK_FALSE(plan->nvls);
+    // Across nodes NVLS needs CollNet (busBw 0 in tuning.cc): nccl runs the ring.
+    scenario.model.nccl->set_version({2, 29});
+    plan = plan_nccl_case(scenario.model, PlacementSpec{{8, 8}}, "nccl", collective);
+    REQUIRE(plan);
+    CHECK(plan->choice_at(bytes).algorithm == NcclAlgorithmKind::ring);
+    CHECK_FALSE(plan->nvls);
+  }
+}
+
+TEST_CASE("NCCL's plan: nccl under all-gather on one H100 node keeps NCCL 2.29's ring, faster in NCCL's model at every size") {
+  // NVLS's 208.25 GB/s and 25 us against the ring's N/(N-1) x bus: the ring's model time is the lower
+  // from 64 KiB to 16 GiB, as the public 1 x 8 H100 suite's all-gather (busbw up to 362 GB/s, below
+  // NVLink's 370.8 a ring can reach) suggests NCCL ran.
+  const Topology topology = load_topology(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json");
+  Scenario scenario = h100_scenario(topology);
+  scenario.model.nccl->set_version({2, 29});
+  const auto plan = plan_nccl_case(scenario.model, PlacementSpec{{8}}, "nccl", Collective::all_gather);
+  REQUIRE(plan);
+  REQUIRE(plan->nccl_case);
+  REQUIRE(plan->nvls);  // NVLS is in the running: the rank program gets its efficiency and latency
+  for (std::uint64_t bytes : {std::uint64_t{64} << 10, std::uint64_t{64} << 20, std::uint64_t{1} << 34}) {
+    CAPTURE(bytes);
+    const NcclChoice choice = plan->choice_at(bytes);
+    CHECK(choice.algorithm == NcclAlgorithmKind::ring);
+    CHECK(choice.prediction.time_s < nccl_nvls_copy_time(*plan->nccl_case, bytes).time_s);
+  }
+  CHECK(plan->choice_at(std::uint64_t{1} << 34).prediction.time_s == doctest::Approx(41788.8e-6).epsilon(1e-4));
+}

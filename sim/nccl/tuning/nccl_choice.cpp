@@ -42,6 +42,15 @@ NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t 
   return best;
 }
 
+NcclChoice nccl_choose_function(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes, NcclFunction function) {
+  const NcclChoice ring{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
+  const bool copies = function == NcclFunction::all_gather || function == NcclFunction::reduce_scatter;
+  const bool simple_allowed = requested == NcclProtocol::auto_choice || requested == NcclProtocol::simple;
+  if (!copies || !simple_allowed || !c.release->time_model || c.ranks <= 1 || !nccl_nvls_copy_possible(c)) return ring;
+  const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_copy_time(c, bytes)};
+  return nvls.prediction.time_s < ring.prediction.time_s ? nvls : ring;  // tuning.cc's loop: the ring comes first
+}
+
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {
   // NVLS on one node and NVLS trees across nodes with a NIC beside every rank are simulated (nccl_nvls, nccl_nvls_tree).
   if (c.nodes > 1 && !nccl_nvls_tree_possible(c) && c.release->nvls_trees && c.compute_capability >= 90 && c.nvlink)

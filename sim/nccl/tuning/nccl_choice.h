@@ -32,6 +32,11 @@ NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std:
 // it is taken as ring only.
 NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
 
+// NCCL's pick for FUNCTION other than all-reduce: its ring, or for all-gather and reduce-scatter NVLS on
+// one node where the release has it (nccl_nvls_copy_possible) and it is strictly faster (Simple only).
+// PAT (2.23 on, one GPU per node) is not modelled: the ring stands for it.
+NcclChoice nccl_choose_function(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes, NcclFunction function);
+
 // A sentence naming what NCCL may run here that nccl does not simulate (NVLS trees across more than two
 // Hopper NVLink nodes, or with fewer NICs than ranks, from 2.18), or empty.
 std::string nccl_unmodelled_algorithms(const NcclCase& c);

@@ -33,6 +33,28 @@ NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes) {
   return nccl_prediction(NcclProtocol::simple, nccl_nvls_latency_s(*c.release), algbw_Bps, bytes);
 }
 
+bool nccl_nvls_copy_possible(const NcclCase& c) {
+  const NcclNvlsCopyFormula formula = c.release->nvls_copy_formula;
+  if (!nccl_nvls_possible(c) || formula == NcclNvlsCopyFormula::none) return false;
+  return formula != NcclNvlsCopyFormula::efficiency_per_peer || c.nvls_channels >= 2;
+}
+
+NcclPrediction nccl_nvls_copy_time(const NcclCase& c, std::uint64_t bytes) {
+  const double channels = c.nvls_channels, bw = c.nvls_channel_Bps, ranks = c.ranks;
+  const double per_peer = (ranks - 1) / ranks;  // tuning.cc's (ppn - 1) / ppn on one node
+  double algbw_Bps = channels * bw;
+  switch (c.release->nvls_copy_formula) {
+    case NcclNvlsCopyFormula::heads_five_sixths: algbw_Bps *= 5.0 / 6.0; break;
+    case NcclNvlsCopyFormula::heads: break;
+    case NcclNvlsCopyFormula::heads_per_peer: algbw_Bps *= std::min(per_peer, 0.9); break;
+    case NcclNvlsCopyFormula::efficiency_per_peer:
+      algbw_Bps *= nccl_nvls_efficiency(c.compute_capability) * (channels - 1) / channels * per_peer;
+      break;
+    case NcclNvlsCopyFormula::none: break;
+  }
+  return nccl_prediction(NcclProtocol::simple, nccl_nvls_latency_s(*c.release), algbw_Bps, bytes);
+}
+
 NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes) {
   double algbw_Bps = 0, latency_s = 0;
   const double channels = c.nvls_channels, intra = c.nvls_channel_Bps, inter = c.nvls_inter_Bps;

@@ -13,6 +13,11 @@
 //   2.28 on    bus bandwidth = C x min(B x efficiency x (C - 1)/C x 2, I x (M <= 2 ? 2 : 1), the
 //              per-channel cap perChMaxNVLSTreeBw), algbw = that x R / (2(R - 1)),
 //              latency 25 + 2 floor(log2 M) x 14 us (20.9 from 2.29).
+// Its NVLS all-gather and reduce-scatter on one node (2.19 on; NcclNvlsCopyFormula): the bandwidth
+// below taken as the algorithm bandwidth of the call's whole size (from 2.23 tuning.cc converts no
+// bus bandwidth of an algorithm other than the ring for these two), latency the NVLS one:
+//   2.19-2.22  5/6 x C x B;  2.23-2.26  C x B;  2.27  C x min(B (N-1)/N, 0.9 B);
+//   2.28 on    C x B x efficiency x (C - 1)/C x (N - 1)/N (NVLS needs 2 channels).
 #pragma once
 
 #include "nccl_ring_model.h"
@@ -26,11 +31,17 @@ namespace ringsim {
 // Whether NCCL would enable NVLS on one node, or NVLS trees across nodes, for case C (NcclCase::nvls_channels).
 inline bool nccl_nvls_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes == 1; }
 inline bool nccl_nvls_tree_possible(const NcclCase& c) { return c.nvls_channels > 0 && c.nodes > 1; }
+// Whether NCCL would run NVLS all-gather or reduce-scatter for case C: on one node, from 2.19 (across
+// nodes it needs CollNet, which ringsim does not model: NCCL's model gives it no bandwidth there).
+bool nccl_nvls_copy_possible(const NcclCase& c);
 
 // NCCL's model of NVLS and of its NVLS tree (Simple, their only protocol) at BYTES; each requires
 // the case to allow it.
 NcclPrediction nccl_nvls_time(const NcclCase& c, std::uint64_t bytes);
 NcclPrediction nccl_nvls_tree_time(const NcclCase& c, std::uint64_t bytes);
+// NCCL's model of NVLS all-gather or reduce-scatter of BYTES (the whole output or input); requires
+// nccl_nvls_copy_possible.
+NcclPrediction nccl_nvls_copy_time(const NcclCase& c, std::uint64_t bytes);
 
 // The share of a GPU's NVLink bandwidth NVLS's traffic gets, by GPU generation (tuning.cc's
 // nvlsEfficiency from 2.28, the first version that states it): 0.85 Hopper, 0.74 Blackwell.

@@ -246,6 +246,7 @@ constexpr NcclRelease kNccl219 = edited(kNccl218, {2, 19}, [](NcclRelease& r) {
   r.tree_ll_intra_slower = false;
   r.tree_one_gpu_slower = true;
   r.nvls_formula = NcclNvlsFormula::heads_five_sixths;
+  r.nvls_copy_formula = NcclNvlsCopyFormula::heads_five_sixths;  // NVLS all-gather and reduce-scatter
   r.intra_speeds_sm90 = kSpeedsSm90_219;
   r.nvls_tree_64k_from_4_nodes = true;
 });
@@ -273,6 +274,7 @@ constexpr NcclRelease kNccl223 = edited(kNccl221, {2, 23}, [](NcclRelease& r) {
   r.ring_ll128_one_per_node_slower = false;
   r.ring_inter_steps_2n = false;
   r.ring_one_per_node_tree_hop = true;
+  r.nvls_copy_formula = NcclNvlsCopyFormula::heads;
 });
 
 // v2.25.1-1: Blackwell, MAXCHANNELS 64
@@ -285,12 +287,16 @@ constexpr NcclRelease kNccl225 = edited(kNccl223, {2, 25}, [](NcclRelease& r) {
 });
 
 // v2.27.7-1
-constexpr NcclRelease kNccl227 = edited(kNccl225, {2, 27}, [](NcclRelease& r) { r.nvls_launch_channels_sm100 = {24, 32}; });
+constexpr NcclRelease kNccl227 = edited(kNccl225, {2, 27}, [](NcclRelease& r) {
+  r.nvls_launch_channels_sm100 = {24, 32};
+  r.nvls_copy_formula = NcclNvlsCopyFormula::heads_per_peer;
+});
 
 // v2.28.3-1: nvlsEfficiency and perChMaxNVLSTreeBw (the NVLS tree's network hop stays 14 us here, as in 2.19-2.27)
 constexpr NcclRelease kNccl228 = edited(kNccl227, {2, 28}, [](NcclRelease& r) {
   r.nvlink_sm100_GBps = 40.1;
   r.nvls_formula = NcclNvlsFormula::efficiency;
+  r.nvls_copy_formula = NcclNvlsCopyFormula::efficiency_per_peer;
   r.nvls_tree_cap_GBps = {{{57.7, 45.5}, {96.0, 43.1}}};
 });
 

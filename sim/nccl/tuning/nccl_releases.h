@@ -54,6 +54,12 @@ enum class NcclRingDuplication { never, from_25GBps, hopper_from_50GBps, not_thi
 // at nvlsEfficiency with per-channel caps.
 enum class NcclNvlsFormula { ring_graph, heads_three_quarters, heads_five_sixths, efficiency };
 
+// NCCL's model of NVLS all-gather and reduce-scatter on one node, with C channels of B GB/s and N
+// ranks (tuning.cc): none before 2.19; 5/6 x C x B (all-reduce's, 2.19-2.22); C x B, not converted to
+// an algorithm bandwidth (2.23-2.26); C x min(B (N-1)/N, 0.9 B) (2.27); C x B x nvlsEfficiency x
+// (C-1)/C x (N-1)/N (2.28 on).
+enum class NcclNvlsCopyFormula { none, heads_five_sixths, heads, heads_per_peer, efficiency_per_peer };
+
 // How paths.cc counts the channels a network peer asks for.
 enum class NcclP2pNetChannels {
   two,           // NCCL_NCHANNELS_PER_NET_PEER = 2
@@ -111,6 +117,7 @@ struct NcclRelease {
   bool nvls = false;         // on one NVSwitch node
   bool nvls_trees = false;   // across such nodes
   NcclNvlsFormula nvls_formula = NcclNvlsFormula::ring_graph;
+  NcclNvlsCopyFormula nvls_copy_formula = NcclNvlsCopyFormula::none;  // all-gather's and reduce-scatter's
   std::array<std::array<double, 2>, 2> nvls_tree_cap_GBps{};  // perChMaxNVLSTreeBw [Hopper, Blackwell][1-2 nodes, more]
 
   // The topology search (search.cc, topo.h).

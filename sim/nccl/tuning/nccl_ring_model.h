@@ -48,8 +48,8 @@ struct NcclCase {
 };
 
 // NCCL's collective functions its time model prices (ncclFunc_t, in its order). The ring runs each;
-// NCCL's trees, NVLS and NVLS trees are priced for all_reduce only here (NVLS and PAT for all-gather
-// and reduce-scatter are not modelled).
+// NCCL's trees, NVLS and NVLS trees are priced for all_reduce only here (NVLS for all-gather and
+// reduce-scatter: nccl_nvls_costs.h; PAT is not modelled).
 enum class NcclFunction { broadcast, reduce, all_gather, reduce_scatter, all_reduce };
 
 // One network hop's latency in NCCL's model, us: the hardware's, HW_US (tuning.cc hwLat), with the
