@@ -77,12 +77,16 @@ double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape&
   // NVLS and NVLS trees reduce in the NVSwitch rather than step by step through a FIFO: no cost per GB;
   // one rank moves nothing.
   const bool fifo_steps = call.algorithm == NcclAlgorithmKind::ring || call.algorithm == NcclAlgorithmKind::tree;
-  const double per_gb_s = fifo_steps && call.ranks > 1 ? costs.per_gb_s[static_cast<std::size_t>(call.protocol)] : 0;
-  const double all_reduce_gb = per_gb_s > 0
-      ? static_cast<double>(call.bytes) / 1e9 * busbw_factor(call.collective, call.ranks) / busbw_factor(Collective::all_reduce, call.ranks)
-      : 0;
   return costs.call_s + steps.intra * (nvlink ? costs.nvlink_step_s : costs.pcie_step_s) +
-         steps.net * costs.net_step_s[static_cast<std::size_t>(path)] + all_reduce_gb * per_gb_s;
+         steps.net * costs.net_step_s[static_cast<std::size_t>(path)] +
+         (fifo_steps ? nccl_per_gb_cost_s(costs, call.protocol, call.bytes, call.ranks, call.collective) : 0);
+}
+
+double nccl_per_gb_cost_s(const NcclSoftwareCosts& costs, NcclWire protocol, std::uint64_t bytes, int ranks, Collective collective) {
+  if (ranks < 2) return 0;
+  const double all_reduce_gb =
+      static_cast<double>(bytes) / 1e9 * busbw_factor(collective, ranks) / busbw_factor(Collective::all_reduce, ranks);
+  return all_reduce_gb * costs.per_gb_s[static_cast<std::size_t>(protocol)];
 }
 
 }  // namespace ringsim

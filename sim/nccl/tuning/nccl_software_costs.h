@@ -75,5 +75,7 @@ struct NcclCallShape {
   Collective collective = Collective::all_reduce;
 };
 double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape& call, bool nvlink, NcclNetPath path);
+// Its cost per GB alone for a ring or tree of COLLECTIVE on BYTES over RANKS ranks under PROTOCOL, seconds.
+double nccl_per_gb_cost_s(const NcclSoftwareCosts& costs, NcclWire protocol, std::uint64_t bytes, int ranks, Collective collective);
 
 }  // namespace ringsim
