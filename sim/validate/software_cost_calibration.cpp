@@ -120,20 +120,29 @@ double software_cost_s(const SoftwareCostTerms& terms, const NcclCallSteps& step
   return terms.call_s + steps.intra * terms.intra_step_s + steps.net * terms.net_step_s;
 }
 
+namespace {
+
+// The costs a trace is simulated with before the fit adds the call's and the steps' on top: none but
+// the costs per GB as LEARNED (a rate across clusters, not one trace's), Simple's excepted: the NICs'
+// efficiency, fitted before on the trace's rate-bound sizes (Simple's), already carries what this
+// cluster loses per byte there, and the learned cost on top would count it twice (the 10-node H100
+// suite's 2-GPU all-gather, predicted from the 1-GPU all-reduce, came out 4.3% slow with it, 0.6% without).
+NcclSoftwareCosts costs_before_fit(const NcclSoftwareCosts& learned) {
+  NcclSoftwareCosts per_gb_only;
+  per_gb_only.per_gb_s = learned.per_gb_s;
+  per_gb_only.per_gb_s[static_cast<std::size_t>(NcclWire::simple)] = 0;
+  return per_gb_only;
+}
+
+}  // namespace
+
 std::optional<SoftwareCostFit> fit_software_costs(const Scenario& scenario, const Platform& platform,
                                                   const GroupedTrace& grouped, const std::string& algorithm) {
   if (!platform.topology) return std::nullopt;  // NCCL's facts come from a compact topology
   Scenario zero_cost = scenario;
   zero_cost.algorithms = {algorithm};
   NcclSettings settings = zero_cost.model.effective_nccl();
-  // The costs per GB stay as learned (a rate across clusters, not one trace's): the run spends them, and
-  // the fit adds the call's and the steps' costs on top. Simple's is the exception: the NICs' efficiency,
-  // fitted before on the trace's rate-bound sizes (Simple's), already carries what this cluster loses per
-  // byte there, and the learned cost on top would count it twice (the 10-node H100 suite's 2-GPU
-  // all-gather, predicted from the 1-GPU all-reduce, came out 4.3% slow with it, 0.6% without).
-  NcclSoftwareCosts per_gb_only;
-  per_gb_only.per_gb_s = settings.software.per_gb_s;
-  per_gb_only.per_gb_s[static_cast<std::size_t>(NcclWire::simple)] = 0;
+  const NcclSoftwareCosts per_gb_only = costs_before_fit(settings.software);
   settings.software = per_gb_only;
   zero_cost.model.nccl = settings;
   ValidationOptions options;
