@@ -40,12 +40,16 @@ void print_ranking(const Diagnosis& diagnosis) {
 // "4 simulations" or "4 simulations; 3 candidates screened at the 5 sizes up to 16MiB, 1 of them at all 6"
 std::string simulations_text(const Diagnosis& diagnosis) {
   std::string text = fmt::format("{} simulations", diagnosis.simulations);
+  if (!diagnosis.judged_sizes.empty())
+    text += fmt::format("; the candidates judged at {} of the sizes, spread evenly from {} to {}", diagnosis.judged_sizes.size(),
+                        format_bytes(diagnosis.judged_sizes.front()), format_bytes(diagnosis.judged_sizes.back()));
   if (diagnosis.screening_sizes.empty()) return text;
   const auto finalists = std::count_if(diagnosis.ranked.begin(), diagnosis.ranked.end(), [](const CandidateFit& fit) {
     return fit.candidate && fit.candidate->id != MechanismId::per_call_cost;
   });
-  return text + fmt::format("; the candidates screened at the {} sizes up to {}, {} of them then at every size",
-                            diagnosis.screening_sizes.size(), format_bytes(diagnosis.screening_sizes.back()), finalists);
+  return text + fmt::format("; the candidates screened at the {} sizes up to {}, {} of them then at every {}size",
+                            diagnosis.screening_sizes.size(), format_bytes(diagnosis.screening_sizes.back()), finalists,
+                            diagnosis.judged_sizes.empty() ? "" : "judged ");
 }
 
 // The measured times against the hardware's and the explaining candidate's (or the best's), per size.
@@ -124,6 +128,7 @@ nlohmann::json diagnosis_json(const Diagnosis& diagnosis) {
           {"left_out", left_out},
           {"screened_out", screened_out},
           {"screening_sizes", diagnosis.screening_sizes},
+          {"judged_sizes", diagnosis.judged_sizes},
           {"explained_by", explaining ? nlohmann::json(explaining->name()) : nlohmann::json(nullptr)},
           {"matches_alike", alike},
           {"confirm", explaining ? nlohmann::json(std::string(explaining->candidate->confirm)) : nlohmann::json(nullptr)},

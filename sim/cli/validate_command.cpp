@@ -222,7 +222,7 @@ int explain_run(const Scenario& scenario, const Platform& platform, const TraceI
   const NcclRunFacts* facts = input.trace.run && input.trace.run->nccl ? &*input.trace.run->nccl : nullptr;
   const auto diagnosis = diagnose_run(scenario, platform, input.grouped, facts, options);
   if (!diagnosis) return 1;
-  const Validation& validation = diagnosis->baseline().validation;
+  const Validation& validation = diagnosis->validation;
   print_validation(validation, scenario, input, options, args.value("--model").has_value());
   print_diagnosis(*diagnosis, options);
   if (auto json = args.value("--json")) {

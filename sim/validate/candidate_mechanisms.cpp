@@ -113,6 +113,19 @@ CandidateStanding pxn_standing(const Topology& topology, const ModelSettings& mo
   return {nullptr, true, standing, fmt::format("the log sets NCCL_PXN_DISABLE={}", it->second)};
 }
 
+// Whether ID changes only what a call between nodes crosses (NICs, their DMA path, the switch, the rails).
+bool changes_the_network(MechanismId id) {
+  switch (id) {
+    case MechanismId::half_nics:
+    case MechanismId::gdr_off:
+    case MechanismId::oversubscribed_switch:
+    case MechanismId::pxn_off: return true;
+    case MechanismId::two_channels:
+    case MechanismId::per_call_cost: return false;
+  }
+  return false;
+}
+
 CandidateStanding standing_of(MechanismId id, const Topology& topology, const ModelSettings& model, const NcclRunFacts* facts) {
   switch (id) {
     case MechanismId::half_nics: return half_nics_standing(topology, facts);
@@ -128,10 +141,12 @@ CandidateStanding standing_of(MechanismId id, const Topology& topology, const Mo
 }  // namespace
 
 std::vector<CandidateStanding> candidate_standings(const Topology& topology, const ModelSettings& model,
-                                                   const NcclRunFacts* facts) {
+                                                   const NcclRunFacts* facts, bool crosses_nodes) {
   std::vector<CandidateStanding> standings;
   for (const CandidateMechanism& candidate : candidate_mechanisms()) {
-    standings.push_back(standing_of(candidate.id, topology, model, facts));
+    standings.push_back(crosses_nodes || !changes_the_network(candidate.id)
+                            ? standing_of(candidate.id, topology, model, facts)
+                            : CandidateStanding{nullptr, false, LogStanding::silent, "the run stays inside one node"});
     standings.back().candidate = &candidate;
   }
   return standings;

@@ -45,9 +45,10 @@ struct CandidateStanding {
 };
 
 // Each candidate against TOPOLOGY (as the scenario simulates it, the log's facts adopted), MODEL and
-// the log's FACTS (null: the trace has no NCCL INFO lines).
+// the log's FACTS (null: the trace has no NCCL INFO lines). Unless the run CROSSES_NODES, the
+// candidates that change only the network between nodes are not applicable.
 std::vector<CandidateStanding> candidate_standings(const Topology& topology, const ModelSettings& model,
-                                                   const NcclRunFacts* facts);
+                                                   const NcclRunFacts* facts, bool crosses_nodes = true);
 
 // The candidate's change applied to TOPOLOGY and MODEL. per_call_cost is no change of either: its
 // cost is fitted to the measured times and added to the hardware's (run_diagnosis.h).

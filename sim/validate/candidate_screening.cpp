@@ -6,6 +6,28 @@
 
 namespace ringsim {
 
+namespace {
+
+// COUNT of SORTED spread evenly by rank, the first and the last included: rank i * (n - 1) / (count - 1),
+// rounded (COUNT >= 2, SORTED longer than it).
+std::vector<std::uint64_t> spread_by_rank(const std::vector<std::uint64_t>& sorted, std::size_t count) {
+  std::vector<std::uint64_t> spread;
+  const std::size_t n = sorted.size();
+  for (std::size_t i = 0; i < count; ++i) spread.push_back(sorted[(i * (n - 1) + (count - 1) / 2) / (count - 1)]);
+  return spread;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> diagnosis_sizes(const std::vector<std::uint64_t>& sizes, std::uint64_t min_bytes) {
+  std::vector<std::uint64_t> judged;
+  for (std::uint64_t bytes : sizes)
+    if (bytes >= min_bytes) judged.push_back(bytes);
+  if (judged.size() <= kDiagnosisSizes) return sizes;
+  std::sort(judged.begin(), judged.end());
+  return spread_by_rank(judged, kDiagnosisSizes);
+}
+
 std::vector<std::uint64_t> screening_sizes(const std::vector<std::uint64_t>& sizes, std::uint64_t min_bytes) {
   const auto cost = [](std::uint64_t bytes) { return static_cast<double>(std::max(bytes, kSizeCostFloorBytes)); };
   double total = 0;
@@ -23,11 +45,7 @@ std::vector<std::uint64_t> screening_sizes(const std::vector<std::uint64_t>& siz
   }
   if (screened.size() < kScreeningJudgedSizes || cheapest == sizes.size()) return sizes;
   if (screened.size() <= kScreeningSizes) return screened;
-  // Evenly by rank, from the smallest to the largest: rank i * (n - 1) / (k - 1), rounded.
-  std::vector<std::uint64_t> spread;
-  const std::size_t n = screened.size();
-  for (std::size_t i = 0; i < kScreeningSizes; ++i) spread.push_back(screened[(i * (n - 1) + (kScreeningSizes - 1) / 2) / (kScreeningSizes - 1)]);
-  return spread;
+  return spread_by_rank(screened, kScreeningSizes);
 }
 
 std::vector<std::uint64_t> sizes_beyond(const std::vector<std::uint64_t>& sizes, const std::vector<std::uint64_t>& subset) {

@@ -23,6 +23,16 @@ inline constexpr std::size_t kScreeningSizes = 8;
 // screened score (absolute, in ln units: run_diagnosis.h's kExplainsBy).
 inline constexpr double kScreeningMargin = 0.02;
 
+// A log of many sizes (512 sizes 1 MiB apart) has its candidates judged at most kDiagnosisSizes of
+// its judged sizes: the ranking needs the curve's shape, not every point of it, and a candidate
+// simulated at every such size would cost several plain validations.
+inline constexpr std::size_t kDiagnosisSizes = 48;
+
+// The sizes of SIZES (ascending) the diagnosis judges its candidates at: every size when at most
+// kDiagnosisSizes are >= MIN_BYTES, else kDiagnosisSizes of those spread evenly by rank, the smallest
+// and the largest included.
+std::vector<std::uint64_t> diagnosis_sizes(const std::vector<std::uint64_t>& sizes, std::uint64_t min_bytes);
+
 // Of the smallest of SIZES (ascending) that cost at most kScreeningShare of all of them, those >= MIN_BYTES
 // (the judged ones), at most kScreeningSizes of them spread evenly by rank, the smallest and the
 // largest included; all of SIZES when fewer than kScreeningJudgedSizes are judged (screening would

@@ -126,6 +126,7 @@ struct DiagnosisInputs {
   const Platform& platform;
   const GroupedTrace& grouped;
   const ValidationOptions& options;
+  const std::vector<std::uint64_t>& judged;  // the sizes the candidates are judged at (diagnosis_sizes)
 };
 
 // RUNS as one pool of cases, `jobs` at a time, RUNS[i]'s sizes split into PARTS[i] parts of about
@@ -187,7 +188,7 @@ bool screen_candidates(std::vector<CandidateFit> candidates, const std::vector<C
     const auto run = std::find_if(runs.begin(), runs.end(), [&](const CandidateSimulation& r) {
       return r.standing && r.standing->candidate == candidates[i].candidate;
     });
-    rest.push_back({run->standing, sizes_beyond(in.simulated.sizes, diagnosis.screening_sizes)});
+    rest.push_back({run->standing, sizes_beyond(in.judged, diagnosis.screening_sizes)});
     run_of.push_back(static_cast<std::size_t>(run - runs.begin()));
   }
   if (rest.empty()) return true;
@@ -197,7 +198,7 @@ bool screen_candidates(std::vector<CandidateFit> candidates, const std::vector<C
   if (!more) return false;
   for (std::size_t k = 0; k < rest.size(); ++k)
     diagnosis.ranked.push_back(
-        fit_of(rest[k].standing, joined_sizes(results[run_of[k]], (*more)[k], in.simulated.sizes), in.grouped, in.options));
+        fit_of(rest[k].standing, joined_sizes(results[run_of[k]], (*more)[k], in.judged), in.grouped, in.options));
   return true;
 }
 
@@ -265,7 +266,9 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   const Scenario simulated = scenario_at_trace(scenario, grouped);
   check_placements_fit(simulated, platform.layout);
   Diagnosis diagnosis;
-  const std::vector<CandidateStanding> standings = candidate_standings(*platform.topology, scenario.model, facts);
+  const bool crosses_nodes = std::any_of(grouped.cases.begin(), grouped.cases.end(),
+                                         [](const MeasuredCase& measured) { return measured.placement.nodes_used() >= 2; });
+  const std::vector<CandidateStanding> standings = candidate_standings(*platform.topology, scenario.model, facts, crosses_nodes);
   std::vector<const CandidateStanding*> in_play;  // simulated ones, per_call_cost apart
   const CandidateStanding* per_call = nullptr;
   for (const CandidateStanding& standing : standings) {
@@ -273,12 +276,14 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
     else if (standing.candidate->id == MechanismId::per_call_cost) per_call = &standing;
     else in_play.push_back(&standing);
   }
-  // The baseline at every size, the candidates at the screening sizes (every size when there is one
-  // candidate or too few sizes to screen at): one pool.
-  const DiagnosisInputs in{scenario, simulated, platform, grouped, options};
+  // The baseline at every size, the candidates at the screening sizes (every judged size when there
+  // is one candidate or too few sizes to screen at): one pool.
   const std::vector<std::uint64_t>& sizes = simulated.sizes;
-  const std::vector<std::uint64_t> screen = in_play.size() >= 2 ? screening_sizes(sizes, options.min_bytes) : sizes;
-  if (screen.size() < sizes.size()) diagnosis.screening_sizes = screen;
+  const std::vector<std::uint64_t> judged = diagnosis_sizes(sizes, options.min_bytes);
+  if (judged.size() < sizes.size()) diagnosis.judged_sizes = judged;
+  const DiagnosisInputs in{scenario, simulated, platform, grouped, options, judged};
+  const std::vector<std::uint64_t> screen = in_play.size() >= 2 ? screening_sizes(judged, options.min_bytes) : judged;
+  if (screen.size() < judged.size()) diagnosis.screening_sizes = screen;
   // The baseline's sizes split across the jobs as plain validation splits them; a candidate's
   // screening is one case, the candidates being the pool's parallelism.
   std::vector<CandidateSimulation> runs{{nullptr, sizes}};
@@ -290,7 +295,9 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   const auto results = simulate_candidates(runs, parts, in);
   if (!results) return std::nullopt;
   diagnosis.simulations = runs.size();
-  const CandidateFit baseline = fit_of(nullptr, results->front(), grouped, options);
+  const CandidateFit hardware = fit_of(nullptr, results->front(), grouped, options);
+  diagnosis.validation = hardware.validation;
+  const CandidateFit baseline = diagnosis.judged_sizes.empty() ? hardware : fit_of(nullptr, at_sizes(results->front(), judged), grouped, options);
   std::vector<CandidateFit> candidates;
   for (std::size_t i = 0; i < in_play.size(); ++i) candidates.push_back(fit_of(in_play[i], (*results)[i + 1], grouped, options));
   std::optional<CandidateFit> per_call_cost;

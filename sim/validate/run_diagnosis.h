@@ -38,12 +38,16 @@ struct CandidateFit {
 };
 
 struct Diagnosis {
-  std::vector<CandidateFit> ranked;         // the baseline and every candidate simulated at every size, best first
+  std::vector<CandidateFit> ranked;         // the baseline and every candidate simulated at every judged size, best first
   std::vector<CandidateStanding> left_out;  // not applicable, or excluded by the log
   // The candidates simulated at the screening sizes only (candidate_screening.h), their fits there,
   // best first; the screening sizes (empty: every candidate was simulated at every size).
   std::vector<CandidateFit> screened_out;
   std::vector<std::uint64_t> screening_sizes;
+  // The sizes the ranking judges (candidate_screening.h's diagnosis_sizes; empty: every size), and the
+  // hardware's validation at every size, which validate prints.
+  std::vector<std::uint64_t> judged_sizes;
+  Validation validation;
   std::size_t simulations = 0;              // the baseline and the candidates simulated, screened out or not
   double wall_s = 0;                        // the simulations' wall time
 

@@ -144,6 +144,9 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
   const bool simulates_nccl_choice = std::any_of(scenario.algorithms.begin(), scenario.algorithms.end(), [](const std::string& name) {
     return nccl_request_of(name) == NcclRequest::choice;
   });
+  // Point-to-point collectives run no ring, so no ring bounds them.
+  const Collective collective = input.grouped.collective;
+  if (collective == Collective::alltoall || collective == Collective::sendrecv) return;
   for (const MeasuredCase& measured : input.grouped.cases) {
     const std::optional<NcclCase> c = nccl_case_of(model, measured.placement);
     if (c && simulates_nccl_choice)
@@ -156,7 +159,7 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
     // NVLink inside one node (the channels NCCL's search finds there, nccl_intra_search.h).
     const double ring_bound_GBps = c->search_channels * c->channel_bandwidth_Bps / 1e9;
     for (const auto& [bytes, time_s] : measured.median_time_s) {
-      const double busbw = busbw_GBps(bytes, time_s, measured.placement.total_ranks());
+      const double busbw = busbw_GBps(bytes, time_s, measured.placement.total_ranks(), collective);
       if (busbw <= 1.02 * ring_bound_GBps) continue;
       if (one_nvlink_node)
         fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s NCCL's ring can reach over NVLink: "
@@ -166,7 +169,8 @@ void note_tree_signature(const Scenario& scenario, const TraceInput& input, cons
                                           : "which ringsim simulates on Hopper or later GPUs from NCCL 2.17 only (nccl.compute_capability, nccl.version)");
       else
         fmt::print("# note: {} measured busbw {:.2f} GB/s at {} B, above the {:.2f} GB/s a ring through the NICs it uses can "
-                   "reach: NCCL probably ran a tree\n", measured.placement.label(), busbw, bytes, ring_bound_GBps);
+                   "reach: NCCL probably ran {}\n", measured.placement.label(), busbw, bytes, ring_bound_GBps,
+                   collective == Collective::all_reduce ? "a tree" : "another algorithm than its ring (PAT, or NVLS with CollNet)");
       break;
     }
   }

@@ -56,6 +56,21 @@ TEST_CASE("candidates that change nothing are not applicable: one NIC and no GDR
         LogStanding::excluded);
 }
 
+TEST_CASE("a run inside one node leaves out every candidate of the network between nodes, and keeps 2 channels") {
+  const auto one_node = candidate_standings(two_nodes(4, true), ModelSettings{}, nullptr, false);
+  for (MechanismId id : {MechanismId::half_nics, MechanismId::gdr_off, MechanismId::oversubscribed_switch, MechanismId::pxn_off}) {
+    CAPTURE(static_cast<int>(id));
+    CHECK_FALSE(standing(one_node, id).applicable);
+    CHECK(standing(one_node, id).reason == "the run stays inside one node");
+  }
+  CHECK(standing(one_node, MechanismId::two_channels).in_play());
+  // The same topology, crossing nodes: half the NICs, GDR off and the switch are in play.
+  const auto two = candidate_standings(two_nodes(4, true), ModelSettings{}, nullptr, true);
+  CHECK(standing(two, MechanismId::half_nics).in_play());
+  CHECK(standing(two, MechanismId::gdr_off).in_play());
+  CHECK(standing(two, MechanismId::oversubscribed_switch).in_play());
+}
+
 TEST_CASE("each change: NICs halved and staging and 2 channels and the switch at half its ports total") {
   Topology topology = two_nodes(4, true);
   ModelSettings model;

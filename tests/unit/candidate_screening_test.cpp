@@ -1,6 +1,7 @@
 // The sizes `validate --explain` screens its candidates at, and which pass (candidate_screening.h).
 #include "../../sim/validate/candidate_screening.h"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 namespace ringsim {
@@ -39,6 +40,24 @@ TEST_CASE("screening sizes: nccl-tests' 30 doubling sizes, 8 B to 4 GiB, are scr
   // From --min-bytes 1 MiB, the 10 judged ones of the 27 (1 MiB .. 512 MiB), spread: ranks i * 9 / 7 rounded.
   const std::vector<std::uint64_t> judged{kMiB, 2 * kMiB, 8 * kMiB, 16 * kMiB, 32 * kMiB, 64 * kMiB, 256 * kMiB, 512 * kMiB};
   CHECK(screening_sizes(sizes, kMiB) == judged);
+}
+
+TEST_CASE("diagnosis sizes: a log of 512 sizes is judged at 48 of them spread evenly, a log of 48 at every size") {
+  std::vector<std::uint64_t> many;  // 1 MiB .. 512 MiB, 1 MiB apart (the HKBU ring logs)
+  for (std::uint64_t k = 1; k <= 512; ++k) many.push_back(k * kMiB);
+  const std::vector<std::uint64_t> judged = diagnosis_sizes(many, 0);
+  REQUIRE(judged.size() == kDiagnosisSizes);
+  CHECK(judged.front() == kMiB);
+  CHECK(judged.back() == 512 * kMiB);
+  // Rank i * 511 / 47, rounded: the second is rank 11 (12 MiB), the middle ones about 11 apart.
+  CHECK(judged[1] == 12 * kMiB);
+  CHECK(judged[24] == (24 * 511 + 23) / 47 * kMiB + kMiB);
+  CHECK(std::is_sorted(judged.begin(), judged.end()));
+  // Below --min-bytes nothing is judged, so nothing there is kept; 48 judged sizes are kept whole.
+  const std::vector<std::uint64_t> from_465 = diagnosis_sizes(many, 465 * kMiB);
+  CHECK(from_465 == many);
+  CHECK(diagnosis_sizes(many, 464 * kMiB).size() == kDiagnosisSizes);
+  CHECK(diagnosis_sizes(many, 464 * kMiB).front() == 464 * kMiB);
 }
 
 TEST_CASE("screening finalists: the candidates within 2 points of the best screened score, the hardware's and the per-call cost's included") {
