@@ -391,3 +391,28 @@ TEST_CASE("ideal model: NCCL's NVLS all-gather and reduce-scatter are within 1 p
     CHECK(std::abs(row.at("busbw_GBps").get<double>() / 255 - 1) < 0.01);
   }
 }
+
+namespace {
+
+const Group kNcclPat{R"(["nccl_pat"])", R"(["all_gather", "reduce_scatter"])", 2};
+
+// nccl_pat's rows exact for N = 1..17 (block and cyclic placements, uneven nodes) on ENGINE, with 3
+// channels: 17 floats (blocks of 0 or 1 float, empty channel shares) and 1 MiB + 4 bytes (6 chunks of
+// 64 KiB per channel on 2 ranks, more than the chunks in flight from 8 ranks on, uneven blocks).
+void check_pat_exact(const std::string& engine) {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string network = engine == "smpi" ? R"("network": "SMPI", )" : "";
+  const std::string model = R"({"engine": ")" + engine + R"(", )" + network + R"("nccl": {"channels": 3}})";
+  check_exact(run_scenario(dir, "pat-" + engine, scenario(topology.string(), kOneToSeventeenRanks, kNcclPat, "[68, 1048580]", model)),
+              17 * 2 * 2);
+}
+
+}  // namespace
+
+TEST_CASE("NCCL's PAT all-gather and reduce-scatter give the exact result for N = 1..17 on SMPI") { check_pat_exact("smpi"); }
+
+TEST_CASE("NCCL's PAT all-gather and reduce-scatter give the exact result for N = 1..17 on S4U and maestro") {
+  check_pat_exact("s4u");
+  check_pat_exact("maestro");
+}
