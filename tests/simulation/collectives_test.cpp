@@ -416,3 +416,26 @@ TEST_CASE("NCCL's PAT all-gather and reduce-scatter give the exact result for N 
   check_pat_exact("s4u");
   check_pat_exact("maestro");
 }
+
+TEST_CASE("ideal model: NCCL's PAT all-gather and reduce-scatter are within 1 percent of their closed form for N = 2..17, busbw the link rate") {
+  // Each rank sends and receives N-1 blocks' chunks, one per edge of the trees, on its one NIC; with
+  // the channels side by side and chunk steps in flight the NIC never waits but for the trees' depth:
+  // T = ceil(lg N) alpha + (N-1)/N S beta (docs/collectives.md, "NCCL's PAT all-gather and reduce-scatter").
+  TempDir dir;
+  const auto topology = dir.write("seventeen.json", kSeventeenNodes);
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})";
+  const auto results = run_scenario(dir, "pat-ideal", scenario(topology.string(), one_rank_per_node_placements(), kNcclPat, R"(["64MiB"])", model));
+  REQUIRE(results.at("results").size() == 16 * 2);
+  std::set<int> ranks;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double n = row.at("ranks").get<double>(), bytes = row.at("bytes").get<double>();
+    const double alpha = row.at("cost_model").at("alpha_s").get<double>(), beta = row.at("cost_model").at("beta_s_per_byte").get<double>();
+    const double closed = std::ceil(std::log2(n)) * alpha + (n - 1) / n * bytes * beta;
+    CHECK(std::abs(row.at("time_s").get<double>() - closed) / closed < 0.01);
+    CHECK(std::abs(row.at("busbw_GBps").get<double>() / (1 / beta / 1e9) - 1) < 0.01);  // the NIC's 1.25 GB/s
+    CHECK(row.at("nccl_ran") == "PAT/Simple");
+    ranks.insert(row.at("ranks").get<int>());
+  }
+  CHECK(ranks.size() == 16);
+}
