@@ -439,3 +439,31 @@ TEST_CASE("ideal model: NCCL's PAT all-gather and reduce-scatter are within 1 pe
   }
   CHECK(ranks.size() == 16);
 }
+
+TEST_CASE("nccl runs PAT where NCCL 2.29's model picks it on 10 x 1 H100 (1 MiB), the ring above the 9.51 MiB crossover (16 MiB)") {
+  // The crossover: docs/collectives.md, "NCCL's PAT all-gather and reduce-scatter". Below it `nccl` runs
+  // nccl_pat's code, so its time is nccl_pat's; above it the ring's.
+  TempDir dir;
+  const Group both{R"(["nccl", "nccl_pat"])", R"(["all_gather", "reduce_scatter"])", 4};
+  const std::string model = R"({"nccl": {"version": "2.29", "compute_capability": 90}})";
+  const auto results = run_scenario(dir, "nccl-pat", scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json",
+                                                              R"(["1-1-1-1-1-1-1-1-1-1"])", both, R"(["1MiB", "16MiB"])", model));
+  REQUIRE(results.at("results").size() == 4 * 2);
+  std::map<std::string, double> time_s;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const std::string algorithm = row.at("algorithm"), collective = row.at("collective");
+    const bool small = row.at("bytes").get<double>() < (8 << 20);
+    CHECK(row.at("nccl_ran") == (small || algorithm == "nccl_pat" ? "PAT/Simple" : "Ring/Simple"));
+    if (small) CHECK(row.at("wrong").get<long long>() == 0);
+    time_s[algorithm + " " + collective + (small ? " 1MiB" : " 16MiB")] = row.at("time_s").get<double>();
+  }
+  for (const char* collective : {"all_gather", "reduce_scatter"}) {
+    CAPTURE(collective);
+    const std::string name = collective;
+    const double chosen = time_s.at("nccl " + name + " 1MiB"), pat = time_s.at("nccl_pat " + name + " 1MiB");
+    CAPTURE(chosen);
+    CAPTURE(pat);
+    CHECK(std::abs(chosen / pat - 1) < 1e-3);  // the same code, on maestro (nccl, for its ring) and SMPI
+  }
+}
