@@ -69,15 +69,22 @@ PatPlan pat_plan(std::size_t count, bool reduce_scatter, const AllreduceContext&
   return plan;
 }
 
-// The call's requests: the N-1 receives of every chunk step and channel, then as many sends, each at
-// PatPlan::message of its edge.
+// The call's requests, step by step: a chunk step's receives (N-1 per channel), then its sends, each
+// at PatPlan::message of its edge; so the requests of a run of steps lie side by side.
 struct PatRequests {
-  std::size_t messages = 0;
+  std::size_t per_step = 0;  // messages of one chunk step: channels x (N-1)
   std::vector<MPI_Request> all;
-  explicit PatRequests(std::size_t count) : messages(count), all(2 * count, MPI_REQUEST_NULL) {}
-  MPI_Request* receive(std::size_t m) { return &all[m]; }
-  MPI_Request* send(std::size_t m) { return &all[messages + m]; }
-  bool received(std::size_t m) const { return all[m] == MPI_REQUEST_NULL; }  // every receive is posted first
+  PatRequests(std::size_t steps, std::size_t per_chunk_step) : per_step(per_chunk_step), all(2 * steps * per_chunk_step, MPI_REQUEST_NULL) {}
+  std::size_t at(std::size_t m) const { return m + (m / per_step) * per_step; }  // step s's receives start at 2 s per_step
+  MPI_Request* receive(std::size_t m) { return &all[at(m)]; }
+  MPI_Request* send(std::size_t m) { return &all[at(m) + per_step]; }
+  bool received(std::size_t m) const { return all[at(m)] == MPI_REQUEST_NULL; }  // every receive is posted first
+  // Waits for any request of chunk steps FROM to TO (exclusive): a channel waits only on those.
+  void wait_any(std::size_t from, std::size_t to) {
+    int index = MPI_UNDEFINED;
+    MPI_Waitany(static_cast<int>(2 * (to - from) * per_step), all.data() + 2 * from * per_step, &index, MPI_STATUS_IGNORE);
+  }
+  void wait_all() { MPI_Waitall(static_cast<int>(all.size()), all.data(), MPI_STATUSES_IGNORE); }
 };
 
 // Issues every send of the call in each channel's order (chunk steps in turn, within one the
@@ -111,10 +118,12 @@ void run_channels(const PatPlan& plan, const std::vector<std::pair<int, int>>& o
       all_issued = all_issued && k == total;
     }
     if (all_issued) break;
-    int index = MPI_UNDEFINED;
-    MPI_Waitany(static_cast<int>(requests.all.size()), requests.all.data(), &index, MPI_STATUS_IGNORE);
+    // A channel waits on its step's receives or on the sends of the step IN_FLIGHT before it.
+    const auto [lowest, highest] = std::minmax_element(next.begin(), next.end());
+    const std::size_t from = *lowest / per_step, to = std::min(plan.steps, *highest / per_step + 1);
+    requests.wait_any(from >= plan.in_flight ? from - plan.in_flight : 0, to);
   }
-  MPI_Waitall(static_cast<int>(requests.all.size()), requests.all.data(), MPI_STATUSES_IGNORE);
+  requests.wait_all();
 }
 
 }  // namespace
@@ -126,7 +135,7 @@ void nccl_pat_all_gather(const float* input, float* output, std::size_t count, A
   ctx.kernels.copy(output + mine.start, input, mine.length);
   if (n == 1) return;
   const int dimensions = pat_dimensions(n);
-  PatRequests requests(plan.steps * static_cast<std::size_t>(plan.channels) * static_cast<std::size_t>(n - 1));
+  PatRequests requests(plan.steps, static_cast<std::size_t>(plan.channels) * static_cast<std::size_t>(n - 1));
   // Every block lands in the output once, from rank + 2^lowbit(offset): all receives posted at once.
   for (std::size_t s = 0; s < plan.steps; ++s)
     for (int c = 0; c < plan.channels; ++c)
@@ -158,7 +167,7 @@ void nccl_pat_reduce_scatter(const float* input, float* output, std::size_t coun
   if (n > 1) {
     const int dimensions = pat_dimensions(n);
     const std::size_t messages = plan.steps * static_cast<std::size_t>(plan.channels) * static_cast<std::size_t>(n - 1);
-    PatRequests requests(messages);
+    PatRequests requests(plan.steps, static_cast<std::size_t>(plan.channels) * static_cast<std::size_t>(n - 1));
     // One slot per message received. With SMPI-shared buffers the values mean nothing and every slot is
     // the shared scratch.
     SlotMemory slots;
