@@ -42,7 +42,9 @@ double method_time(CollectiveMethod method, double p, double n, const CostParame
     case CollectiveMethod::nccl_nvls_all_gather:
     case CollectiveMethod::nccl_nvls_reduce_scatter:
     case CollectiveMethod::nccl_all_gather:
-    case CollectiveMethod::nccl_reduce_scatter: break;
+    case CollectiveMethod::nccl_reduce_scatter:
+    case CollectiveMethod::nccl_pat_all_gather:
+    case CollectiveMethod::nccl_pat_reduce_scatter: break;
   }
   return 0;
 }

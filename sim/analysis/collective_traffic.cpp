@@ -60,7 +60,9 @@ std::optional<std::vector<PairFlow>> method_flows(CollectiveMethod method, int n
     case CollectiveMethod::nccl_nvls_all_gather:
     case CollectiveMethod::nccl_nvls_reduce_scatter:
     case CollectiveMethod::nccl_all_gather:
-    case CollectiveMethod::nccl_reduce_scatter: break;
+    case CollectiveMethod::nccl_reduce_scatter:
+    case CollectiveMethod::nccl_pat_all_gather:
+    case CollectiveMethod::nccl_pat_reduce_scatter: break;
   }
   return std::nullopt;
 }

@@ -115,7 +115,8 @@ NcclBinding nccl_binding(const NcclPlan& plan, const NcclChoice& choice, const N
         return binding;
       }
       return every_port(facts, c.channels, c.channels, "channels");
-    case NcclAlgorithmKind::ring: break;
+    case NcclAlgorithmKind::ring:
+    case NcclAlgorithmKind::pat: break;  // PAT: the ring's channels on the same NICs
   }
   if (c.nodes > 1) return from_use(nccl_rail_use(facts, placement, c.channels, plan.pxn()), facts, c.channels, "channels");
   NcclBinding binding = every_port(facts, c.channels, c.channels, "channels");

@@ -37,6 +37,7 @@ constexpr std::array kAlgorithmRows{
     rank_order_row(AlgorithmId::pairwise, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
     rank_order_row(AlgorithmId::linear, AlgorithmFamily::mpi_algorithm, ClosedForm::collective),
     nccl_row(AlgorithmId::nccl_p2p, NcclRequest::p2p),
+    nccl_row(AlgorithmId::nccl_pat, NcclRequest::pat),
 };
 
 // The rows follow the catalog (then the collectives' own names) one for one, so a row's name is theirs.
@@ -58,6 +59,7 @@ constexpr NcclAlgoName kNcclAlgoNames[] = {
     {"Tree", AlgorithmId::nccl_tree},
     {"NVLS", AlgorithmId::nccl_nvls},
     {"NVLSTree", AlgorithmId::nccl_nvls_tree},
+    {"PAT", AlgorithmId::nccl_pat},
 };
 
 }  // namespace

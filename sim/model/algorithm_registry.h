@@ -42,6 +42,7 @@ enum class AlgorithmId {
   pairwise,
   linear,
   nccl_p2p,
+  nccl_pat,
 };
 
 enum class AlgorithmFamily {
@@ -53,7 +54,7 @@ enum class AlgorithmFamily {
 
 // Which of NCCL's algorithms a scenario names (nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree), or
 // `nccl`: what NCCL's model picks at each size.
-enum class NcclRequest { ring, tree, nvls, nvls_tree, choice, p2p };
+enum class NcclRequest { ring, tree, nvls, nvls_tree, choice, p2p, pat };
 
 // The closed form of sim/analysis/algorithm_costs.h that applies. NCCL's algorithms have NCCL's own
 // time model (sim/nccl) instead, so none there beyond one rank; the MPI library's has none (its traffic

@@ -21,6 +21,7 @@ NcclAlgorithmKind kind_of(NcclRequest r) {
     case NcclRequest::tree: return NcclAlgorithmKind::tree;
     case NcclRequest::nvls: return NcclAlgorithmKind::nvls;
     case NcclRequest::nvls_tree: return NcclAlgorithmKind::nvls_tree;
+    case NcclRequest::pat: return NcclAlgorithmKind::pat;
     case NcclRequest::ring:
     case NcclRequest::choice:
     case NcclRequest::p2p: break;
@@ -95,12 +96,14 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
     return unpriced;
   }
   // NCCL's other functions: its ring at the protocol its model picks for the function, or (all-gather
-  // and reduce-scatter) NVLS where asked for or picked.
+  // and reduce-scatter) NVLS or PAT where asked for or picked.
   if (function != NcclFunction::all_reduce) {
     if (request == NcclRequest::choice) return nccl_choose_function(c, requested, bytes, function);
-    if (request != NcclRequest::nvls) return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
-    if (nccl_nvls_copy_possible(c)) return NcclChoice{kind, nccl_nvls_copy_time(c, bytes)};
-    NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
+    if (request == NcclRequest::nvls && nccl_nvls_copy_possible(c)) return NcclChoice{kind, nccl_nvls_copy_time(c, bytes)};
+    if (request == NcclRequest::pat && nccl_pat_possible(c)) return NcclChoice{kind, nccl_pat_time(c, bytes)};
+    if (request != NcclRequest::nvls && request != NcclRequest::pat)
+      return NcclChoice{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
+    NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS (PAT) here: no model time
     unmodelled.prediction.time_s = -1;
     return unmodelled;
   }
@@ -114,7 +117,8 @@ NcclChoice NcclPlan::choice_at(std::uint64_t bytes) const {
       if (nccl_nvls_tree_possible(c)) return NcclChoice{kind, nccl_nvls_tree_time(c, bytes)};
       break;
     case NcclRequest::ring: return NcclChoice{kind, nccl_predict(c, requested, bytes)};
-    case NcclRequest::p2p: break;  // only under alltoall and sendrecv: above
+    case NcclRequest::p2p:  // only under alltoall and sendrecv: above
+    case NcclRequest::pat: break;  // only under all-gather and reduce-scatter: above
   }
   NcclChoice unmodelled{kind, {}};  // NCCL would not run NVLS here: no model time
   unmodelled.prediction.time_s = -1;
@@ -125,6 +129,9 @@ int NcclPlan::launch_channels_at(std::uint64_t bytes) const {
   if (!nccl_case) return settings.channels.value_or(2);
   const NcclChoice choice = choice_at(bytes);
   const bool ring_or_tree = choice.algorithm == NcclAlgorithmKind::ring || choice.algorithm == NcclAlgorithmKind::tree;
+  // PAT: tuning.cc gives it no thread count of its own (maxThreads 0), so enqueue.cc's channel tuning
+  // never drops one: every call runs on the communicator's channels.
+  if (choice.algorithm == NcclAlgorithmKind::pat) return nccl_case->channels;
   return ring_or_tree ? nccl_launch_channels(*nccl_case, choice.algorithm, choice.prediction.protocol, bytes)
                       : nccl_nvls_launch_channels(*nccl_case);
 }

@@ -9,6 +9,7 @@
 #include "tuning/nccl_choice.h"
 #include "tuning/nccl_enqueue_rules.h"
 #include "tuning/nccl_nvls_costs.h"
+#include "tuning/nccl_pat_costs.h"
 #include "tuning/nccl_p2p_rules.h"
 #include "../model/algorithm_registry.h"
 #include "../model/model_settings.h"

@@ -70,8 +70,10 @@ enum class CollectiveMethod {
   nccl_ring_reduce,          // NCCL's ring opened at the root: a chain to rank 0, each hop adding
   nccl_nvls_all_gather,      // NCCL's NVLS on one node: each rank's block multicast through the switch
   nccl_nvls_reduce_scatter,  // NCCL's NVLS on one node: each rank's block summed by the switch
-  nccl_all_gather,           // what NCCL would run at each size: its ring or NVLS
-  nccl_reduce_scatter,       // what NCCL would run at each size: its ring or NVLS
+  nccl_all_gather,           // what NCCL would run at each size: its ring, NVLS or PAT
+  nccl_reduce_scatter,       // what NCCL would run at each size: its ring, NVLS or PAT
+  nccl_pat_all_gather,       // NCCL's PAT: every block down a binomial tree over peers at +-2^d
+  nccl_pat_reduce_scatter,   // NCCL's PAT: the same trees backwards, adding on the way
 };
 
 // NCCL's rings (nccl_ring_allreduce.cpp) and point-to-point schedule (nccl_p2p_collectives.cpp): no
@@ -81,7 +83,8 @@ constexpr bool is_nccl_method(CollectiveMethod method) {
          method == CollectiveMethod::nccl_p2p_alltoall || method == CollectiveMethod::nccl_p2p_sendrecv ||
          method == CollectiveMethod::nccl_ring_broadcast || method == CollectiveMethod::nccl_ring_reduce ||
          method == CollectiveMethod::nccl_nvls_all_gather || method == CollectiveMethod::nccl_nvls_reduce_scatter ||
-         method == CollectiveMethod::nccl_all_gather || method == CollectiveMethod::nccl_reduce_scatter;
+         method == CollectiveMethod::nccl_all_gather || method == CollectiveMethod::nccl_reduce_scatter ||
+         method == CollectiveMethod::nccl_pat_all_gather || method == CollectiveMethod::nccl_pat_reduce_scatter;
 }
 
 // Pipelined chain's segment: as ring_pipelined's (algorithm_catalog.h).
@@ -121,9 +124,13 @@ inline constexpr std::array kCollectiveAlgorithms{
     CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_ring", CollectiveMethod::nccl_ring_reduce_scatter,
                             "NCCL's ring reduce-scatter: nccl_ring's channels, slices and steps in flight, N-1 steps, each added"},
     CollectiveAlgorithmInfo{Collective::all_gather, "nccl", CollectiveMethod::nccl_all_gather,
-                            "what NCCL would run: its ring or NVLS (PAT is not modelled), by NCCL's model"},
+                            "what NCCL would run: its ring, NVLS (one node) or PAT (one GPU per node), by NCCL's model"},
     CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl", CollectiveMethod::nccl_reduce_scatter,
-                            "what NCCL would run: its ring or NVLS (PAT is not modelled), by NCCL's model"},
+                            "what NCCL would run: its ring, NVLS (one node) or PAT (one GPU per node), by NCCL's model"},
+    CollectiveAlgorithmInfo{Collective::all_gather, "nccl_pat", CollectiveMethod::nccl_pat_all_gather,
+                            "NCCL's PAT all-gather: each block down a binomial tree over peers 2^d away, per channel and chunk"},
+    CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_pat", CollectiveMethod::nccl_pat_reduce_scatter,
+                            "NCCL's PAT reduce-scatter: the all-gather's trees backwards, partial sums added on the way"},
     CollectiveAlgorithmInfo{Collective::all_gather, "nccl_nvls", CollectiveMethod::nccl_nvls_all_gather,
                             "NCCL's NVLS all-gather on one NVSwitch node: each rank's block multicast by the switch"},
     CollectiveAlgorithmInfo{Collective::reduce_scatter, "nccl_nvls", CollectiveMethod::nccl_nvls_reduce_scatter,
@@ -156,6 +163,7 @@ inline constexpr std::array kCollectiveOnlyAlgorithms{
     AlgorithmInfo{.name = "pairwise", .summary = "alltoall: pairwise exchange, N-1 steps of MPI_Sendrecv"},
     AlgorithmInfo{.name = "linear", .summary = "alltoall: every Irecv and Isend posted at once, then MPI_Waitall"},
     AlgorithmInfo{.name = "nccl_p2p", .summary = "alltoall, sendrecv: NCCL's point-to-point schedule over its channels"},
+    AlgorithmInfo{.name = "nccl_pat", .summary = "all-gather, reduce-scatter: NCCL's PAT (binomial trees over peers 2^d away)"},
 };
 
 // nullptr when COLLECTIVE (not all_reduce) has no algorithm NAME.

@@ -28,6 +28,8 @@ AllreduceFn code_of(CollectiveMethod method) {
     case CollectiveMethod::nccl_nvls_reduce_scatter: return &nccl_nvls_reduce_scatter;
     case CollectiveMethod::nccl_all_gather: return &nccl_all_gather;
     case CollectiveMethod::nccl_reduce_scatter: return &nccl_reduce_scatter;
+    case CollectiveMethod::nccl_pat_all_gather: return &nccl_pat_all_gather;
+    case CollectiveMethod::nccl_pat_reduce_scatter: return &nccl_pat_reduce_scatter;
   }
   return nullptr;
 }

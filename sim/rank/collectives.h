@@ -27,7 +27,9 @@ void nccl_ring_all_gather(const float* input, float* output, std::size_t count, 
 void nccl_ring_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_nvls_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_nvls_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
-// nccl: NCCL's ring, or NVLS where the launcher's choice for the size says so (--nccl-algorithms).
+void nccl_pat_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+void nccl_pat_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
+// nccl: NCCL's ring, or NVLS or PAT where the launcher's choice for the size says so (--nccl-algorithms).
 void nccl_all_gather(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_reduce_scatter(const float* input, float* output, std::size_t count, AllreduceContext& ctx);
 void nccl_ring_broadcast(const float* input, float* output, std::size_t count, AllreduceContext& ctx);

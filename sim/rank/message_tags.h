@@ -39,6 +39,8 @@ enum MessageTag : int {
   kAlltoallTag = 302,           // pairwise and linear alltoall: every block
   kRingShiftTag = 303,          // sendrecv's ring shift
   kNcclP2pTag = 400,            // nccl_p2p alltoall and sendrecv: + channel (up to 64), so each channel matches only its own
+  kPatGatherTag = 500,          // nccl_pat all-gather: + channel (up to 64): the channels progress apart
+  kPatReduceTag = 600,          // nccl_pat reduce-scatter: + channel (up to 64), likewise
 };
 
 }  // namespace ringsim

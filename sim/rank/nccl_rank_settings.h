@@ -9,7 +9,8 @@ namespace ringsim {
 enum class NcclWire { ll, ll128, simple };
 
 // The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
-enum class NcclAlgorithmKind { ring, tree, nvls, nvls_tree };
+// pat: PAT, all-gather and reduce-scatter with one GPU per node.
+enum class NcclAlgorithmKind { ring, tree, nvls, nvls_tree, pat };
 
 // What NCCL's enqueue code and kernels of one release decide that the rank program follows (the launcher
 // reads them off the release: sim/nccl/tuning/nccl_enqueue_rules.h); defaults are 2.18's.

@@ -154,7 +154,8 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
       else if (name == "Tree") options.nccl_algorithms.push_back(NcclAlgorithmKind::tree);
       else if (name == "NVLS") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls);
       else if (name == "NVLSTree") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls_tree);
-      else return "--nccl-algorithms takes Ring, Tree, NVLS or NVLSTree, comma-separated (one per size)";
+      else if (name == "PAT") options.nccl_algorithms.push_back(NcclAlgorithmKind::pat);
+      else return "--nccl-algorithms takes Ring, Tree, NVLS, NVLSTree or PAT, comma-separated (one per size)";
       from = comma + 1;
     }
   } else if (flag == "--nccl-software") {

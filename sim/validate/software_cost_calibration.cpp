@@ -58,7 +58,8 @@ double objective(const std::vector<SoftwareCostSample>& samples, const TermVecto
 
 std::optional<NcclAlgorithmKind> algorithm_of(const std::string& ran) {  // "Ring/Simple"
   const std::string name = ran.substr(0, ran.find('/'));
-  for (NcclAlgorithmKind kind : {NcclAlgorithmKind::ring, NcclAlgorithmKind::tree, NcclAlgorithmKind::nvls, NcclAlgorithmKind::nvls_tree})
+  for (NcclAlgorithmKind kind :
+       {NcclAlgorithmKind::ring, NcclAlgorithmKind::tree, NcclAlgorithmKind::nvls, NcclAlgorithmKind::nvls_tree, NcclAlgorithmKind::pat})
     if (nccl_algorithm_name(kind) == name) return kind;
   return std::nullopt;
 }

@@ -391,3 +391,79 @@ TEST_CASE("ideal model: NCCL's NVLS all-gather and reduce-scatter are within 1 p
     CHECK(std::abs(row.at("busbw_GBps").get<double>() / 255 - 1) < 0.01);
   }
 }
+
+namespace {
+
+const Group kNcclPat{R"(["nccl_pat"])", R"(["all_gather", "reduce_scatter"])", 2};
+
+// nccl_pat's rows exact for N = 1..17 (block and cyclic placements, uneven nodes) on ENGINE, with 3
+// channels: 17 floats (blocks of 0 or 1 float, empty channel shares) and 1 MiB + 4 bytes (6 chunks of
+// 64 KiB per channel on 2 ranks, more than the chunks in flight from 8 ranks on, uneven blocks).
+void check_pat_exact(const std::string& engine) {
+  TempDir dir;
+  const auto topology = dir.write("five.json", kFiveNodeTopology);
+  const std::string network = engine == "smpi" ? R"("network": "SMPI", )" : "";
+  const std::string model = R"({"engine": ")" + engine + R"(", )" + network + R"("nccl": {"channels": 3}})";
+  check_exact(run_scenario(dir, "pat-" + engine, scenario(topology.string(), kOneToSeventeenRanks, kNcclPat, "[68, 1048580]", model)),
+              17 * 2 * 2);
+}
+
+}  // namespace
+
+TEST_CASE("NCCL's PAT all-gather and reduce-scatter give the exact result for N = 1..17 on SMPI") { check_pat_exact("smpi"); }
+
+TEST_CASE("NCCL's PAT all-gather and reduce-scatter give the exact result for N = 1..17 on S4U and maestro") {
+  check_pat_exact("s4u");
+  check_pat_exact("maestro");
+}
+
+TEST_CASE("ideal model: NCCL's PAT all-gather and reduce-scatter are within 1 percent of their closed form for N = 2..17, busbw the link rate") {
+  // Each rank sends and receives N-1 blocks' chunks, one per edge of the trees, on its one NIC; with
+  // the channels side by side and chunk steps in flight the NIC never waits but for the trees' depth:
+  // T = ceil(lg N) alpha + (N-1)/N S beta (docs/collectives.md, "NCCL's PAT all-gather and reduce-scatter").
+  TempDir dir;
+  const auto topology = dir.write("seventeen.json", kSeventeenNodes);
+  const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})";
+  const auto results = run_scenario(dir, "pat-ideal", scenario(topology.string(), one_rank_per_node_placements(), kNcclPat, R"(["64MiB"])", model));
+  REQUIRE(results.at("results").size() == 16 * 2);
+  std::set<int> ranks;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const double n = row.at("ranks").get<double>(), bytes = row.at("bytes").get<double>();
+    const double alpha = row.at("cost_model").at("alpha_s").get<double>(), beta = row.at("cost_model").at("beta_s_per_byte").get<double>();
+    const double closed = std::ceil(std::log2(n)) * alpha + (n - 1) / n * bytes * beta;
+    CHECK(std::abs(row.at("time_s").get<double>() - closed) / closed < 0.01);
+    CHECK(std::abs(row.at("busbw_GBps").get<double>() / (1 / beta / 1e9) - 1) < 0.01);  // the NIC's 1.25 GB/s
+    CHECK(row.at("nccl_ran") == "PAT/Simple");
+    ranks.insert(row.at("ranks").get<int>());
+  }
+  CHECK(ranks.size() == 16);
+}
+
+TEST_CASE("nccl runs PAT where NCCL 2.29's model picks it on 10 x 1 H100 (1 MiB), the ring above the 9.51 MiB crossover (16 MiB)") {
+  // The crossover: docs/collectives.md, "NCCL's PAT all-gather and reduce-scatter". Below it `nccl` runs
+  // nccl_pat's code, so its time is nccl_pat's; above it the ring's.
+  TempDir dir;
+  const Group both{R"(["nccl", "nccl_pat"])", R"(["all_gather", "reduce_scatter"])", 4};
+  const std::string model = R"({"nccl": {"version": "2.29", "compute_capability": 90}})";
+  const auto results = run_scenario(dir, "nccl-pat", scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json",
+                                                              R"(["1-1-1-1-1-1-1-1-1-1"])", both, R"(["1MiB", "16MiB"])", model));
+  REQUIRE(results.at("results").size() == 4 * 2);
+  std::map<std::string, double> time_s;
+  for (const auto& row : results.at("results")) {
+    CAPTURE(row.dump());
+    const std::string algorithm = row.at("algorithm"), collective = row.at("collective");
+    const bool small = row.at("bytes").get<double>() < (8 << 20);
+    CHECK(row.at("nccl_ran") == (small || algorithm == "nccl_pat" ? "PAT/Simple" : "Ring/Simple"));
+    if (small) CHECK(row.at("wrong").get<long long>() == 0);
+    time_s[algorithm + " " + collective + (small ? " 1MiB" : " 16MiB")] = row.at("time_s").get<double>();
+  }
+  for (const char* collective : {"all_gather", "reduce_scatter"}) {
+    CAPTURE(collective);
+    const std::string name = collective;
+    const double chosen = time_s.at("nccl " + name + " 1MiB"), pat = time_s.at("nccl_pat " + name + " 1MiB");
+    CAPTURE(chosen);
+    CAPTURE(pat);
+    CHECK(std::abs(chosen / pat - 1) < 1e-3);  // the same code, on maestro (nccl, for its ring) and SMPI
+  }
+}

@@ -5,8 +5,11 @@
 #include "../../sim/cases/case_report.h"
 #include "../../sim/cases/simulated_case.h"
 #include "../../sim/nccl/nccl_plan.h"
+#include "../../sim/nccl/tuning/nccl_pat_costs.h"
 
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 using namespace ringsim;
 
@@ -27,6 +30,11 @@ Scenario h100_scenario(const Topology& topology) {
   scenario.model.nccl_facts = nccl_topology_facts(topology);
   return scenario;
 }
+
+// Where NCCL 2.29's model of 10 x 1 H100 has its ring and PAT meet (nccl_pat_costs.h), MiB: the ring's
+// Simple latency 8.4 + 9 x 14 = 134.4 us (base, N-1 network hops at the tree's hop with one GPU per
+// node) at 50 x 10/9 GB/s against PAT's 48 us at 37.5 GB/s: 86.4 us / (1/37.5 - 1/55.6) ns/B = 9.97e6 B.
+constexpr double kCrossoverMiB = 86.4e-6 / (1 / 37.5e9 - 9 / 500e9) / (1 << 20);
 
 }  // namespace
 
@@ -140,4 +148,60 @@ TEST_CASE("NCCL's plan: nccl under all-gather on one H100 node keeps NCCL 2.29's
     CHECK(choice.prediction.time_s < nccl_nvls_copy_time(*plan->nccl_case, bytes).time_s);
   }
   CHECK(plan->choice_at(std::uint64_t{1} << 34).prediction.time_s == doctest::Approx(41788.8e-6).epsilon(1e-4));
+}
+
+TEST_CASE("NCCL's plan: PAT all-gather and reduce-scatter on 10 x 1 H100, priced as tuning.cc prices it, the ring above the crossover") {
+  const Topology topology = load_topology(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json");
+  Scenario scenario = h100_scenario(topology);
+  const PlacementSpec ten_by_one{{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+  const std::uint64_t mib = 1u << 20;
+  for (Collective collective : {Collective::all_gather, Collective::reduce_scatter}) {
+    CAPTURE(collective_name(collective));
+    scenario.model.nccl->set_version({2, 29});
+    auto plan = plan_nccl_case(scenario.model, ten_by_one, "nccl", collective);
+    REQUIRE(plan);
+    REQUIRE(plan->nccl_case);
+    const NcclCase c = *plan->nccl_case;
+    REQUIRE(c.search_channels == 1);
+    REQUIRE(c.channel_bandwidth_Bps == doctest::Approx(50e9));  // one 400 Gb/s NIC per node
+    REQUIRE(nccl_pat_possible(c));
+    // Hand-worked from tuning.cc: latency 8 + floor(log2 10) x 14 / 3.5 + 2.8 x 10 = 48 us; algbw
+    // 1 channel x 50 GB/s x 0.75 = 37.5 GB/s, taken as the algbw of the whole size.
+    const NcclChoice small = plan->choice_at(mib);
+    CHECK(nccl_choice_text(small) == "PAT/Simple");
+    CHECK(small.prediction.latency_s == doctest::Approx(48e-6));
+    CHECK(small.prediction.algbw_Bps == doctest::Approx(37.5e9));
+    CHECK(small.prediction.time_s == doctest::Approx(48e-6 + 1048576 / 37.5e9));
+    CHECK(plan->launch_channels_at(mib) == c.channels);  // PAT runs on every channel of the communicator
+    // The crossover: where the ring's model time (Simple there) meets PAT's.
+    const NcclPrediction ring = nccl_predict(c, NcclProtocol::simple, 64 * mib, nccl_function_of(collective));
+    CHECK(ring.latency_s == doctest::Approx(134.4e-6));
+    CHECK(ring.algbw_Bps == doctest::Approx(500e9 / 9));
+    const double crossover = (ring.latency_s - 48e-6) / (1 / 37.5e9 - 1 / ring.algbw_Bps);
+    CHECK(std::abs(crossover / mib / kCrossoverMiB - 1) < 1e-3);  // 9.51 MiB
+    CHECK(plan->choice_at(static_cast<std::uint64_t>(crossover * 0.98)).algorithm == NcclAlgorithmKind::pat);
+    CHECK(plan->choice_at(static_cast<std::uint64_t>(crossover * 1.02)).algorithm == NcclAlgorithmKind::ring);
+    CHECK(plan->choice_at(32 * mib).algorithm == NcclAlgorithmKind::ring);  // the suite's smallest size
+    // 2.23: x 0.85; 2.22: no PAT.
+    scenario.model.nccl->set_version({2, 23});
+    plan = plan_nccl_case(scenario.model, ten_by_one, "nccl", collective);
+    REQUIRE(plan);
+    CHECK(nccl_pat_time(*plan->nccl_case, mib).algbw_Bps == doctest::Approx(42.5e9));
+    CHECK(plan->choice_at(mib).algorithm == NcclAlgorithmKind::pat);
+    scenario.model.nccl->set_version({2, 22});
+    plan = plan_nccl_case(scenario.model, ten_by_one, "nccl", collective);
+    REQUIRE(plan);
+    CHECK_FALSE(nccl_pat_possible(*plan->nccl_case));
+    CHECK(plan->choice_at(mib).algorithm == NcclAlgorithmKind::ring);
+    // Two GPUs on a node: no PAT.
+    scenario.model.nccl->set_version({2, 29});
+    plan = plan_nccl_case(scenario.model, PlacementSpec{{2, 1, 1}}, "nccl", collective);
+    REQUIRE(plan);
+    CHECK_FALSE(nccl_pat_possible(*plan->nccl_case));
+    CHECK(plan->choice_at(mib).algorithm != NcclAlgorithmKind::pat);
+  }
+  // PAT is for these two only: the all-reduce never runs it.
+  const auto all_reduce = plan_nccl_case(scenario.model, ten_by_one, "nccl");
+  REQUIRE(all_reduce);
+  CHECK(all_reduce->choice_at(mib).algorithm != NcclAlgorithmKind::pat);
 }

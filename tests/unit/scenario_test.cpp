@@ -78,7 +78,7 @@ TEST_CASE("collectives: nccl-tests' names, all_reduce by default, each algorithm
               "ring_pipelined_64KiB, ring_bidir, parameter_server, parameter_server_2, parameter_server_4, parameter_server_all, "
               "reduce_bcast, recursive_doubling, rabenseifner, hierarchical, nccl_ring, nccl_tree, nccl_nvls, nccl_nvls_tree, nccl, mpi)");
   check_error(R"(, "algorithms": ["nccl_tree"], "collectives": ["all_gather"])",
-              "/algorithms/0: algorithm nccl_tree has no version for collective all_gather (its algorithms: ring, nccl_ring, nccl, nccl_nvls)");
+              "/algorithms/0: algorithm nccl_tree has no version for collective all_gather (its algorithms: ring, nccl_ring, nccl, nccl_pat, nccl_nvls)");
 }
 
 TEST_CASE("placements are checked against the platform's nodes") {

@@ -112,5 +112,5 @@ TEST_CASE("a suite's collective is simulated by the scenario's algorithm, by NCC
   CHECK(suite_algorithm("ring", Collective::alltoall, why) == std::nullopt);
   CHECK(why == "algorithm ring has no version for collective alltoall (its algorithms: pairwise, linear, nccl_p2p, nccl)");
   CHECK(suite_algorithm("rabenseifner", Collective::all_gather, why) == std::nullopt);
-  CHECK(why == "algorithm rabenseifner has no version for collective all_gather (its algorithms: ring, nccl_ring, nccl, nccl_nvls)");
+  CHECK(why == "algorithm rabenseifner has no version for collective all_gather (its algorithms: ring, nccl_ring, nccl, nccl_pat, nccl_nvls)");
 }

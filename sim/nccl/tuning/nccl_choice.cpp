@@ -1,6 +1,7 @@
 #include "nccl_choice.h"
 
 #include "nccl_nvls_costs.h"
+#include "nccl_pat_costs.h"
 #include "nccl_tree_costs.h"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@ namespace ringsim {
 std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm) {
   if (algorithm == NcclAlgorithmKind::nvls) return "NVLS";
   if (algorithm == NcclAlgorithmKind::nvls_tree) return "NVLSTree";
+  if (algorithm == NcclAlgorithmKind::pat) return "PAT";
   return algorithm == NcclAlgorithmKind::tree ? "Tree" : "Ring";
 }
 
@@ -46,9 +48,14 @@ NcclChoice nccl_choose_function(const NcclCase& c, NcclProtocol requested, std::
   const NcclChoice ring{NcclAlgorithmKind::ring, nccl_predict(c, requested, bytes, function)};
   const bool copies = function == NcclFunction::all_gather || function == NcclFunction::reduce_scatter;
   const bool simple_allowed = requested == NcclProtocol::auto_choice || requested == NcclProtocol::simple;
-  if (!copies || !simple_allowed || !c.release->time_model || c.ranks <= 1 || !nccl_nvls_copy_possible(c)) return ring;
-  const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_copy_time(c, bytes)};
-  return nvls.prediction.time_s < ring.prediction.time_s ? nvls : ring;  // tuning.cc's loop: the ring comes first
+  if (!copies || !simple_allowed || !c.release->time_model || c.ranks <= 1) return ring;
+  // tuning.cc's loop: the ring comes first, then NVLS (one node), then PAT (one GPU per node); a
+  // later one must be strictly faster. The two never apply to the same case.
+  if (nccl_nvls_copy_possible(c))
+    if (const NcclChoice nvls{NcclAlgorithmKind::nvls, nccl_nvls_copy_time(c, bytes)}; nvls.prediction.time_s < ring.prediction.time_s) return nvls;
+  if (nccl_pat_possible(c))
+    if (const NcclChoice pat{NcclAlgorithmKind::pat, nccl_pat_time(c, bytes)}; pat.prediction.time_s < ring.prediction.time_s) return pat;
+  return ring;
 }
 
 std::string nccl_unmodelled_algorithms(const NcclCase& c) {

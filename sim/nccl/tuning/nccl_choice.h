@@ -20,7 +20,7 @@ struct NcclChoice {
   NcclPrediction prediction;
 };
 
-std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree", "NVLS", "NVLSTree"
+std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree", "NVLS", "NVLSTree", "PAT"
 
 // "Tree/LL", "Ring/Simple": what ran, for tables.
 std::string nccl_choice_text(const NcclChoice& choice);
@@ -33,8 +33,8 @@ NcclPrediction nccl_tree_predict(const NcclCase& c, NcclProtocol requested, std:
 NcclChoice nccl_choose(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes);
 
 // NCCL's pick for FUNCTION other than all-reduce: its ring, or for all-gather and reduce-scatter NVLS on
-// one node where the release has it (nccl_nvls_copy_possible) and it is strictly faster (Simple only).
-// PAT (2.23 on, one GPU per node) is not modelled: the ring stands for it.
+// one node where the release has it (nccl_nvls_copy_possible) or PAT with one GPU per node from 2.23
+// (nccl_pat_costs.h), where that is strictly faster (Simple only).
 NcclChoice nccl_choose_function(const NcclCase& c, NcclProtocol requested, std::uint64_t bytes, NcclFunction function);
 
 // A sentence naming what NCCL may run here that nccl does not simulate (NVLS trees across more than two

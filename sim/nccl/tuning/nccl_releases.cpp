@@ -275,10 +275,14 @@ constexpr NcclRelease kNccl223 = edited(kNccl221, {2, 23}, [](NcclRelease& r) {
   r.ring_inter_steps_2n = false;
   r.ring_one_per_node_tree_hop = true;
   r.nvls_copy_formula = NcclNvlsCopyFormula::heads;
+  r.pat_bus_factor = 0.85;  // PAT for all-gather and reduce-scatter, one GPU per node
 });
 
+// v2.24.3-1: PAT's bus bandwidth x 0.75
+constexpr NcclRelease kNccl224 = edited(kNccl223, {2, 24}, [](NcclRelease& r) { r.pat_bus_factor = 0.75; });
+
 // v2.25.1-1: Blackwell, MAXCHANNELS 64
-constexpr NcclRelease kNccl225 = edited(kNccl223, {2, 25}, [](NcclRelease& r) {
+constexpr NcclRelease kNccl225 = edited(kNccl224, {2, 25}, [](NcclRelease& r) {
   r.intra_speeds_sm100 = kSpeedsSm100;
   r.nvlink_sm100_GBps = 40;
   r.max_channels = 64;
@@ -310,7 +314,7 @@ constexpr NcclRelease kNccl229 = edited(kNccl228, {2, 29}, [](NcclRelease& r) {
 
 // NCCL's releases, oldest first; each row the first release whose sources hold its values.
 constexpr NcclRelease kNcclReleases[] = {kNccl24, kNccl25, kNccl27, kNccl28, kNccl29, kNccl210, kNccl212, kNccl216,
-                                          kNccl217, kNccl218, kNccl219, kNccl221, kNccl223, kNccl225, kNccl227, kNccl228,
+                                          kNccl217, kNccl218, kNccl219, kNccl221, kNccl223, kNccl224, kNccl225, kNccl227, kNccl228,
                                           kNccl229};
 
 }  // namespace

@@ -120,6 +120,10 @@ struct NcclRelease {
   NcclNvlsCopyFormula nvls_copy_formula = NcclNvlsCopyFormula::none;  // all-gather's and reduce-scatter's
   std::array<std::array<double, 2>, 2> nvls_tree_cap_GBps{};  // perChMaxNVLSTreeBw [Hopper, Blackwell][1-2 nodes, more]
 
+  // PAT (all-gather and reduce-scatter with one GPU per node, Simple): its share of the tree graph's
+  // bus bandwidth (tuning.cc busBw *= ...): 0 before 2.23 (no PAT), 0.85 in 2.23, 0.75 from 2.24.
+  double pat_bus_factor = 0;
+
   // The topology search (search.cc, topo.h).
   bool nvswitch_search = false;  // searches NVSwitch nodes' rings (nccl_intra_search.h)
   std::span<const float> intra_speeds;        // speedArrayIntra, GB/s per channel, fastest first

@@ -35,6 +35,8 @@ NcclCallSteps nccl_call_steps(NcclAlgorithmKind algorithm, int ranks, int nodes,
     case NcclAlgorithmKind::tree: return {2 * (per_node - 1), tree_net};
     case NcclAlgorithmKind::nvls: return {2, 0};
     case NcclAlgorithmKind::nvls_tree: return {2, tree_net};
+    // PAT: each rank sends and receives N-1 chunks of a channel's part, each to or from another node.
+    case NcclAlgorithmKind::pat: return {0, ranks - 1};
   }
   return {};
 }
@@ -76,7 +78,8 @@ double nccl_software_cost_s(const NcclSoftwareCosts& costs, const NcclCallShape&
   const NcclCallSteps steps = nccl_call_steps(call.algorithm, call.ranks, call.nodes, call.collective);
   // NVLS and NVLS trees reduce in the NVSwitch rather than step by step through a FIFO: no cost per GB;
   // one rank moves nothing.
-  const bool fifo_steps = call.algorithm == NcclAlgorithmKind::ring || call.algorithm == NcclAlgorithmKind::tree;
+  const bool fifo_steps = call.algorithm == NcclAlgorithmKind::ring || call.algorithm == NcclAlgorithmKind::tree ||
+                          call.algorithm == NcclAlgorithmKind::pat;
   return costs.call_s + steps.intra * (nvlink ? costs.nvlink_step_s : costs.pcie_step_s) +
          steps.net * costs.net_step_s[static_cast<std::size_t>(path)] +
          (fifo_steps ? nccl_per_gb_cost_s(costs, call.protocol, call.bytes, call.ranks, call.collective) : 0);

@@ -27,6 +27,7 @@ namespace ringsim {
 //              steps inside nodes, 2 ceil(log2 nodes) between them.
 //   NVLS:      one reduction and one multicast through the NVSwitch: 2 steps inside the node.
 //   NVLS tree: those 2 inside nodes, and the tree between nodes: 2 ceil(log2 nodes) network steps.
+//   PAT:       one GPU per node; each rank sends N-1 pieces to other nodes: N-1 network steps.
 struct NcclCallSteps {
   int intra = 0;  // steps whose hops all stay inside nodes
   int net = 0;    // steps with a hop between nodes
