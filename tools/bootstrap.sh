@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ make ninja-build pkg-config
   libsimgrid-dev                      # SMPI, smpirun, tesh, simgrid.pc
   libboost-context-dev                # the maestro engine's rank fibers
   curl xz-utils                       # SimGrid's private headers for the maestro engine (below)
