@@ -2,7 +2,9 @@
 // launcher derives them from the model key "nccl" and picks the protocol per size.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 
 namespace ringsim {
 
@@ -11,6 +13,21 @@ enum class NcclWire { ll, ll128, simple };
 // The algorithm the nccl algorithm runs at one size (nccl_ring and nccl_tree run their own).
 // pat: PAT, all-gather and reduce-scatter with one GPU per node.
 enum class NcclAlgorithmKind { ring, tree, nvls, nvls_tree, pat };
+inline constexpr std::array kNcclAlgorithmKinds{NcclAlgorithmKind::ring, NcclAlgorithmKind::tree, NcclAlgorithmKind::nvls,
+                                                NcclAlgorithmKind::nvls_tree, NcclAlgorithmKind::pat};
+
+// NCCL's name of each ("Ring", "Tree", "NVLS", "NVLSTree", "PAT"): what the launcher passes in
+// --nccl-algorithms and the tables print, and what the rank program reads back.
+constexpr std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm) {
+  switch (algorithm) {
+    case NcclAlgorithmKind::ring: return "Ring";
+    case NcclAlgorithmKind::tree: return "Tree";
+    case NcclAlgorithmKind::nvls: return "NVLS";
+    case NcclAlgorithmKind::nvls_tree: return "NVLSTree";
+    case NcclAlgorithmKind::pat: return "PAT";
+  }
+  return "Ring";
+}
 
 // What NCCL's enqueue code and kernels of one release decide that the rank program follows (the launcher
 // reads them off the release: sim/nccl/tuning/nccl_enqueue_rules.h); defaults are 2.18's.

@@ -150,12 +150,11 @@ std::string parse_nccl_option(std::string_view flag, std::string_view value, int
     for (std::size_t from = 0; from <= value.size();) {
       const std::size_t comma = std::min(value.find(',', from), value.size());
       const std::string_view name = value.substr(from, comma - from);
-      if (name == "Ring") options.nccl_algorithms.push_back(NcclAlgorithmKind::ring);
-      else if (name == "Tree") options.nccl_algorithms.push_back(NcclAlgorithmKind::tree);
-      else if (name == "NVLS") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls);
-      else if (name == "NVLSTree") options.nccl_algorithms.push_back(NcclAlgorithmKind::nvls_tree);
-      else if (name == "PAT") options.nccl_algorithms.push_back(NcclAlgorithmKind::pat);
-      else return "--nccl-algorithms takes Ring, Tree, NVLS, NVLSTree or PAT, comma-separated (one per size)";
+      const auto kind = std::find_if(kNcclAlgorithmKinds.begin(), kNcclAlgorithmKinds.end(),
+                                     [&](NcclAlgorithmKind k) { return nccl_algorithm_name(k) == name; });
+      if (kind == kNcclAlgorithmKinds.end())
+        return "--nccl-algorithms takes Ring, Tree, NVLS, NVLSTree or PAT, comma-separated (one per size)";
+      options.nccl_algorithms.push_back(*kind);
       from = comma + 1;
     }
   } else if (flag == "--nccl-software") {

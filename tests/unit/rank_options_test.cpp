@@ -39,3 +39,16 @@ TEST_CASE("rank options: a pair with a value missing, left over, negative or not
     CHECK(parse({"--nccl-tree-hops", bad}, options).find("--nccl-tree-hops takes LL_US,LL128_US") == 0);
   }
 }
+
+TEST_CASE("rank options: --nccl-algorithms reads back every name the launcher writes, and refuses another") {
+  ringsim::RankOptions options;
+  REQUIRE(parse({"--nccl-algorithms", "Ring,Tree,NVLS,NVLSTree,PAT"}, options).empty());
+  CHECK(options.nccl_algorithms == std::vector<ringsim::NcclAlgorithmKind>(ringsim::kNcclAlgorithmKinds.begin(), ringsim::kNcclAlgorithmKinds.end()));
+  for (ringsim::NcclAlgorithmKind kind : ringsim::kNcclAlgorithmKinds) {
+    CAPTURE(static_cast<int>(kind));
+    REQUIRE(parse({"--nccl-algorithms", std::string(ringsim::nccl_algorithm_name(kind))}, options).empty());
+    CHECK(options.nccl_algorithms == std::vector<ringsim::NcclAlgorithmKind>{kind});
+  }
+  CHECK(parse({"--nccl-algorithms", "Ring,CollNet"}, options) ==
+        "--nccl-algorithms takes Ring, Tree, NVLS, NVLSTree or PAT, comma-separated (one per size)");
+}

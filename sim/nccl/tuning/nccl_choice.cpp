@@ -8,13 +8,6 @@
 
 namespace ringsim {
 
-std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm) {
-  if (algorithm == NcclAlgorithmKind::nvls) return "NVLS";
-  if (algorithm == NcclAlgorithmKind::nvls_tree) return "NVLSTree";
-  if (algorithm == NcclAlgorithmKind::pat) return "PAT";
-  return algorithm == NcclAlgorithmKind::tree ? "Tree" : "Ring";
-}
-
 std::string nccl_choice_text(const NcclChoice& choice) {
   return fmt::format("{}/{}", nccl_algorithm_name(choice.algorithm), protocol_name(choice.prediction.protocol));
 }

@@ -20,8 +20,6 @@ struct NcclChoice {
   NcclPrediction prediction;
 };
 
-std::string_view nccl_algorithm_name(NcclAlgorithmKind algorithm);  // "Ring", "Tree", "NVLS", "NVLSTree", "PAT"
-
 // "Tree/LL", "Ring/Simple": what ran, for tables.
 std::string nccl_choice_text(const NcclChoice& choice);
 
