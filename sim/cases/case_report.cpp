@@ -81,6 +81,7 @@ std::vector<std::string> rank_program_arguments(const Scenario& scenario, const 
   if (spec.collective != Collective::all_reduce)
     args.insert(args.end(), {"--collective", std::string(collective_name(spec.collective))});
   if (!events.empty()) args.insert(args.end(), {"--events", events.string()});
+  if (!scenario.check) args.insert(args.end(), {"--check-limit", "0"});  // every size's buffers shared
   if (const auto plan = nccl_plan_of(spec, scenario.model))
     for (std::string& arg : nccl_arguments(scenario, *plan)) args.push_back(std::move(arg));
   return args;

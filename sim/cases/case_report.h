@@ -12,7 +12,7 @@
 namespace ringsim {
 
 // "--algorithm A --sizes ... --iterations K --warmup W --nodes LIST --out REPORT --progress PROGRESS
-// [--events EVENTS]": LIST is the node of every rank (sim/rank/rank_nodes.h), so no rank has to ask.
+// [--events EVENTS] [--check-limit 0]": LIST is the node of every rank (sim/rank/rank_nodes.h), so no rank has to ask.
 std::vector<std::string> rank_program_arguments(const Scenario& scenario, const SimulationCase& spec,
                                                 const std::filesystem::path& report,
                                                 const std::filesystem::path& events,

@@ -173,6 +173,7 @@ Scenario load_scenario(const std::filesystem::path& file, PlacementsKey placemen
   scenario.sizes = read_sizes(top);
   scenario.iterations = static_cast<int>(top.optional_int("iterations", 1, 100000).value_or(5));
   scenario.warmup = static_cast<int>(top.optional_int("warmup", 0, 100000).value_or(1));
+  scenario.check = top.optional_bool("check").value_or(true);
   scenario.model = default_model_for(scenario.algorithms);
   if (const nlohmann::json* model = top.optional_value("model"))
     scenario.model = read_model(*model, name_of_file, top.path_of("model"), scenario.model);

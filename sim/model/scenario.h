@@ -34,6 +34,9 @@ struct Scenario {
   bool algorithms_given = false;  // "algorithms" named (else ["ring"], and a trace may say which NCCL ran)
   // "collectives": nccl-tests' names without _perf (collective_catalog.h); every case runs each one.
   std::vector<Collective> collectives = {Collective::all_reduce};
+  // "check": false skips checking the results, as nccl-tests' -c 0: no size's buffers hold values,
+  // so a run that asks only for times pays no copies or sums (docs/commands.md, "#wrong").
+  bool check = true;
 };
 
 // The scenario as run for one variant: its model, and its name suffixed with the variant's.

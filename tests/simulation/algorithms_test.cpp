@@ -43,14 +43,19 @@ std::string scenario(const std::string& topology, const std::string& placements,
          std::to_string(warmup) + R"(, "model": )" + model + "}";
 }
 
-// Runs SCENARIO_TEXT with --jobs 2 and returns the results JSON.
-nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
+// Runs SCENARIO_TEXT with --jobs 2, results checked, and returns the results JSON.
+nlohmann::json run_checked(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
   const auto file = dir.write("scenario.json", scenario_text);
   const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string() +
                                    extra + " > " + (dir.path() / "table.txt").string(),
                                dir.path());
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   return read_json(dir.path() / "r.json");
+}
+
+// run_checked for the tests of times and traffic: nothing holds values (times_only).
+nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
+  return run_checked(dir, times_only(scenario_text), extra);
 }
 
 // Every one of the ROWS result rows has an exact sum (#wrong 0).
@@ -76,7 +81,7 @@ TEST_CASE("every algorithm sums exactly for N = 1..17 with counts not divisible 
   auto topology = dir.write("five.json", kFiveNodeTopology);
   const std::string placements = kOneToSeventeenRanks;
   // 1 float (fewer elements than ranks), 17, 1009 and 65537 floats.
-  const auto results = run_scenario(dir, scenario(topology.string(), placements, algorithm_list(true),
+  const auto results = run_checked(dir, scenario(topology.string(), placements, algorithm_list(true),
                                                   "[4, 68, 4036, 262148]", "{}", 1));
   REQUIRE(results.at("results").size() == 17 * 4 * multi_node_algorithms());
   std::set<std::pair<std::string, int>> seen;
@@ -182,7 +187,7 @@ TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol with 3 chann
   text += R"(, "variants": [{"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_checked(dir, text);
   check_exact_sums(results, 17 * 4 * 3);
 }
 
@@ -452,7 +457,7 @@ TEST_CASE("nccl_nvls sums exactly for N = 1..17 on one NVSwitch node, over sever
   placements += "]";
   // 262148 floats on 2 ranks (16 NVLS channels): NCCL's 16 KiB chunks, 32 steps of 2 x 16 KiB and a short
   // one, more than the 4 in flight.
-  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
+  const auto results = run_checked(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 17 * 4);
 }
 
@@ -509,9 +514,9 @@ TEST_CASE("nccl_nvls_tree sums exactly on 1 to 5 nodes of 1 to 4 ranks, and refu
   // 262148 floats on 2 ranks per node (NCCL 2.18, 16 NVLS channels): 32 KiB chunks, steps of 2 shards of
   // 8 chunks (one per channel of a tree), two and a short third. 2359300 floats on 4 and 5 nodes of one or
   // two ranks (2.29): 64 KiB chunks, 19 or 10 steps, more than a tree's 8 in flight per hop.
-  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
+  const auto results = run_checked(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 8 * 4);
-  const auto many = run_scenario(dir, scenario(topology.string(), R"(["1-1-1-1", "2-2-2-2-2"])", R"(["nccl_nvls_tree"])", "[2359300]",
+  const auto many = run_checked(dir, scenario(topology.string(), R"(["1-1-1-1", "2-2-2-2-2"])", R"(["nccl_nvls_tree"])", "[2359300]",
                                                R"({"nccl": {"version": "2.29"}})", 1));
   check_exact_sums(many, 2);
   const auto uneven = dir.write("uneven.json", scenario(topology.string(), R"(["4-3"])", R"(["nccl_nvls_tree"])", "[4]", "{}", 0));
@@ -788,7 +793,7 @@ TEST_CASE("nccl_tree sums exactly for N = 1..17 under each protocol with 1 and 3
   text += R"(, "variants": [{"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_checked(dir, text);
   check_exact_sums(results, 17 * 4 * 3);
 }
 

@@ -52,9 +52,9 @@ std::vector<nlohmann::json> check_closed_form(const std::filesystem::path& topol
   std::string placements;
   for (const Case& c : cases)
     placements += (placements.empty() ? "" : ", ") + (R"({"ranks": ")" + c.placement + R"(", "order": ")" + c.order + R"("})");
-  const auto scenario = dir.write(tag + "-scenario.json", R"({"topology": ")" + topology.string() + R"(", "placements": [)" +
-                                                               placements + R"(], "sizes": ["64MiB"], "iterations": 1, "warmup": 0, "model": )" +
-                                                               model + "}");
+  const auto scenario = dir.write(tag + "-scenario.json", times_only(R"({"topology": ")" + topology.string() + R"(", "placements": [)" +
+                                                                          placements + R"(], "sizes": ["64MiB"], "iterations": 1, "warmup": 0, "model": )" +
+                                                                          model + "}"));
   const auto model_file = dir.write(tag + "-model.json", model);
   const auto results_file = dir.path() / (tag + "-results.json");
   const auto simulated = run_ringsim("run " + scenario.string() + " --quiet --jobs 2 --json " + results_file.string(), dir.path());

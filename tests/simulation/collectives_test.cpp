@@ -50,6 +50,11 @@ nlohmann::json run_scenario(const TempDir& dir, const std::string& name, const s
   return read_json(json);
 }
 
+// run_scenario for the tests of times and traffic: nothing holds values (times_only).
+nlohmann::json run_times(const TempDir& dir, const std::string& name, const std::string& text) {
+  return run_scenario(dir, name, times_only(text));
+}
+
 // Every row exact; ROWS rows, each carrying its collective.
 void check_exact(const nlohmann::json& results, std::size_t rows) {
   REQUIRE(results.at("results").size() == rows);
@@ -109,7 +114,7 @@ void check_closed_forms(const Group& group) {
   // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
   const auto topology = dir.write("seventeen.json", kSeventeenNodes);
   const auto results =
-      run_scenario(dir, "ideal", scenario(topology.string(), one_rank_per_node_placements(), group, R"(["16MiB"])", kIdealModel));
+      run_times(dir, "ideal", scenario(topology.string(), one_rank_per_node_placements(), group, R"(["16MiB"])", kIdealModel));
   REQUIRE(results.at("results").size() == 16 * group.pairs);
   std::set<int> ranks;
   for (const auto& row : results.at("results")) {
@@ -166,7 +171,7 @@ TEST_CASE("ideal model: NCCL's ring broadcast and reduce are within 1 percent of
   TempDir dir;
   const auto topology = dir.write("seventeen.json", kSeventeenNodes);
   const auto results =
-      run_scenario(dir, "ideal-nccl", scenario(topology.string(), one_rank_per_node_placements(), kNcclChains, R"(["16MiB"])", kIdealNcclModel));
+      run_times(dir, "ideal-nccl", scenario(topology.string(), one_rank_per_node_placements(), kNcclChains, R"(["16MiB"])", kIdealNcclModel));
   REQUIRE(results.at("results").size() == 16 * 2);
   std::set<int> ranks;
   for (const auto& row : results.at("results")) {
@@ -183,7 +188,7 @@ TEST_CASE("ideal model: NCCL's ring broadcast and reduce reach the link rate as 
   // 4 ranks, k = 1024 slices per channel: T = 1026 (alpha + C s beta), within 1% of the link's n beta.
   TempDir dir;
   const auto topology = dir.write("four.json", R"({"racks": [{"nodes": [{"name": "n", "count": 4, "gpus": 1}]}]})");
-  const auto results = run_scenario(dir, "nccl-busbw", scenario(topology.string(), R"(["1-1-1-1"])", kNcclChains, R"(["1GiB"])", kIdealNcclModel));
+  const auto results = run_times(dir, "nccl-busbw", scenario(topology.string(), R"(["1-1-1-1"])", kNcclChains, R"(["1GiB"])", kIdealNcclModel));
   REQUIRE(results.at("results").size() == 2);
   const double link_GBps = 10e9 / 8 / 1e9;  // the 10 Gbps NIC
   for (const auto& row : results.at("results")) {
@@ -203,7 +208,7 @@ TEST_CASE("ideal model: ring all-gather and reduce-scatter reach the link rate a
   TempDir dir;
   const auto topology = dir.write("eight.json", R"({"racks": [{"nodes": [{"name": "n", "count": 8, "gpus": 1}]}]})");
   const Group ring{R"(["ring"])", R"(["all_gather", "reduce_scatter", "sendrecv"])", 3};
-  const auto results = run_scenario(dir, "busbw", scenario(topology.string(), R"(["1-1-1-1-1-1-1-1"])", ring, R"(["64MiB"])", kIdealModel));
+  const auto results = run_times(dir, "busbw", scenario(topology.string(), R"(["1-1-1-1-1-1-1-1"])", ring, R"(["64MiB"])", kIdealModel));
   const double link_GBps = 10e9 / 8 / 1e9;  // the 10 Gbps NIC
   const double bytes = 64.0 * (1 << 20);
   for (const auto& row : results.at("results")) {
@@ -222,7 +227,7 @@ TEST_CASE("ideal model: ring all-gather and reduce-scatter reach the link rate a
 TEST_CASE("alltoall: pairwise sends N-1 blocks in N-1 messages, linear the same bytes at once") {
   TempDir dir;
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
-  const auto results = run_scenario(dir, "alltoall", scenario(topology, R"(["4-4"])", kGroups[2], R"(["8MiB"])", "{}"));
+  const auto results = run_times(dir, "alltoall", scenario(topology, R"(["4-4"])", kGroups[2], R"(["8MiB"])", "{}"));
   REQUIRE(results.at("results").size() == 2);
   for (const auto& row : results.at("results")) {
     CAPTURE(row.dump());
@@ -285,7 +290,7 @@ TEST_CASE("NCCL's point-to-point alltoall and sendrecv: one paced message per pa
   const std::string placements = R"(["1-1-1-1-1", "2-2-2-2-2"])";
   const auto times = [&](const std::string& name, const std::string& flows) {
     const std::string model = R"({"engine": "maestro", "nccl": {"version": "2.29.2", "compute_capability": 90)" + flows + "}}";
-    const auto results = run_scenario(dir, name, scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json", placements, nccl,
+    const auto results = run_times(dir, name, scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json", placements, nccl,
                                                           R"(["4MiB", "64MiB"])", model));
     std::map<std::string, double> by_case;
     for (const auto& row : results.at("results"))
@@ -315,7 +320,7 @@ TEST_CASE("NCCL's ring all-gather and reduce-scatter reach all-reduce's busbw wh
   const Group nccl{R"(["nccl_ring"])", R"(["all_reduce", "all_gather", "reduce_scatter"])", 3};
   const std::string no_software_costs =
       R"({"nccl": {"software": {"call": "0us", "intra_step": "0us", "net_step": "0us", "per_gb": "0us"}}})";
-  const auto results = run_scenario(dir, "nccl-busbw", scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json", R"(["4-4-4-4"])",
+  const auto results = run_times(dir, "nccl-busbw", scenario(RINGSIM_SOURCE_DIR "/topologies/h100-10x8-rails.json", R"(["4-4-4-4"])",
                                                                   nccl, R"(["1MiB", "1GiB"])", no_software_costs));
   std::map<std::string, nlohmann::json> at_1GiB, at_1MiB;
   for (const auto& row : results.at("results"))
@@ -369,7 +374,7 @@ TEST_CASE("ideal model: NCCL's NVLS all-gather and reduce-scatter are within 1 p
   TempDir dir;
   const auto topology = dir.write("one.json", R"({"racks": [{"nodes": [{"name": "n", "gpus": 17, "intra": {"kind": "nvlink", "latency": "0.001us"}}]}]})");
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29", "compute_capability": 90}})";
-  const auto results = run_scenario(dir, "nvls-ideal", scenario(topology.string(), one_node_placements(2), kNcclNvls, R"(["64MiB"])", model));
+  const auto results = run_times(dir, "nvls-ideal", scenario(topology.string(), one_node_placements(2), kNcclNvls, R"(["64MiB"])", model));
   REQUIRE(results.at("results").size() == 16 * 2);
   std::set<int> ranks;
   for (const auto& row : results.at("results")) {
@@ -384,7 +389,7 @@ TEST_CASE("ideal model: NCCL's NVLS all-gather and reduce-scatter are within 1 p
   CHECK(ranks.size() == 16);
   // At 1 GiB on 8 ranks busbw is the port's 300 GB/s at NVLS's efficiency, 255 GB/s, within 1% (the 25 us
   // are 0.7% of the 3.68 ms).
-  const auto big = run_scenario(dir, "nvls-busbw", scenario(topology.string(), R"(["8"])", kNcclNvls, R"(["1GiB"])", model));
+  const auto big = run_times(dir, "nvls-busbw", scenario(topology.string(), R"(["8"])", kNcclNvls, R"(["1GiB"])", model));
   REQUIRE(big.at("results").size() == 2);
   for (const auto& row : big.at("results")) {
     CAPTURE(row.dump());
@@ -424,7 +429,7 @@ TEST_CASE("ideal model: NCCL's PAT all-gather and reduce-scatter are within 1 pe
   TempDir dir;
   const auto topology = dir.write("seventeen.json", kSeventeenNodes);
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})";
-  const auto results = run_scenario(dir, "pat-ideal", scenario(topology.string(), one_rank_per_node_placements(), kNcclPat, R"(["64MiB"])", model));
+  const auto results = run_times(dir, "pat-ideal", scenario(topology.string(), one_rank_per_node_placements(), kNcclPat, R"(["64MiB"])", model));
   REQUIRE(results.at("results").size() == 16 * 2);
   std::set<int> ranks;
   for (const auto& row : results.at("results")) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace ringsim::testing {
@@ -41,6 +42,15 @@ inline CommandResult run_ringsim(const std::string& args, const std::filesystem:
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& file) { return nlohmann::json::parse(read_text(file)); }
+
+// SCENARIO (a JSON object's text) with "check": false, for tests of times and traffic alone: no buffer
+// holds values, as with nccl-tests' -c 0, so no run pays the copies and sums (most of such a test's time
+// when they were checked). The tests of exact results keep the check.
+inline std::string times_only(const std::string& scenario) {
+  const auto brace = scenario.find('{');
+  if (brace == std::string::npos) throw std::invalid_argument("times_only: not a JSON object: " + scenario);
+  return scenario.substr(0, brace + 1) + R"("check": false, )" + scenario.substr(brace + 1);
+}
 
 // The result row of a placement/order at a size.
 inline const nlohmann::json& row_of(const nlohmann::json& results, const std::string& placement,

@@ -1,8 +1,11 @@
 #include "../../sim/analysis/variant_plan.h"
+#include "../../sim/cases/case_report.h"
 #include "../../sim/model/scenario.h"
 #include "temp_files.h"
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 using namespace ringsim;
 using ringsim::testing::TempDir;
@@ -49,6 +52,26 @@ TEST_CASE("scenario errors name the file and the JSON path") {
   auto bad_placement = dir.write("p.json", R"({"topology": "t.json", "placements": ["4-2-2", {"ranks": "4-3-1", "order": "round"}], "sizes": ["4"]})");
   CHECK(RINGSIM_ERROR_OF(load_scenario(bad_placement)) ==
         bad_placement.string() + ": /placements/1/order: unknown order \"round\"; expected \"block\", \"cyclic\" or \"optimized\"");
+}
+
+TEST_CASE("\"check\": false asks the rank program to check no size, as nccl-tests' -c 0; true by default") {
+  TempDir dir;
+  const auto load = [&](const std::string& extra) { return load_scenario(dir.write("c.json", scenario_with(extra))); };
+  const auto limit_of = [](const Scenario& scenario) {
+    SimulationCase spec;
+    spec.algorithm = "ring";
+    const auto arguments = rank_program_arguments(scenario, spec, "report.json", "", "progress.json");
+    const auto flag = std::find(arguments.begin(), arguments.end(), "--check-limit");
+    return flag == arguments.end() || flag + 1 == arguments.end() ? std::string("absent") : *(flag + 1);
+  };
+  const Scenario checked = load("");
+  CHECK(checked.check);
+  CHECK(limit_of(checked) == "absent");  // the rank program's own limit: values up to 128 MiB in all
+  const Scenario unchecked = load(R"(, "check": false)");
+  CHECK_FALSE(unchecked.check);
+  CHECK(limit_of(unchecked) == "0");
+  const auto file = dir.write("bad.json", scenario_with(R"(, "check": 0)"));
+  CHECK(RINGSIM_ERROR_OF(load_scenario(file)) == file.string() + ": /check: expected true or false, found 0");
 }
 
 TEST_CASE("collectives: nccl-tests' names, all_reduce by default, each algorithm needing a version for each") {
