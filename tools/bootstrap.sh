@@ -12,6 +12,7 @@ packages=(
   chromium                            # the test that ringsim report's plots render (headless)
   libpng16-16                         # that test decodes Chromium's screenshot with libpng (ctypes)
   clang libclang-rt-14-dev            # the sanitized build with libFuzzer (tools/check.sh, tools/fuzz.sh)
+  lld                                 # which links it (CMakeLists.txt)
 )
 
 missing=()
