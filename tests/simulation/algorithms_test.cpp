@@ -44,7 +44,7 @@ std::string scenario(const std::string& topology, const std::string& placements,
 }
 
 // Runs SCENARIO_TEXT with --jobs 2, results checked, and returns the results JSON.
-nlohmann::json run_checked(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
+nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
   const auto file = dir.write("scenario.json", scenario_text);
   const auto run = run_ringsim("run " + file.string() + " --quiet --jobs 2 --json " + (dir.path() / "r.json").string() +
                                    extra + " > " + (dir.path() / "table.txt").string(),
@@ -53,9 +53,9 @@ nlohmann::json run_checked(const TempDir& dir, const std::string& scenario_text,
   return read_json(dir.path() / "r.json");
 }
 
-// run_checked for the tests of times and traffic: nothing holds values (times_only).
-nlohmann::json run_scenario(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
-  return run_checked(dir, times_only(scenario_text), extra);
+// run_scenario for the tests of times and traffic: nothing holds values (times_only).
+nlohmann::json run_times(const TempDir& dir, const std::string& scenario_text, const std::string& extra = "") {
+  return run_scenario(dir, times_only(scenario_text), extra);
 }
 
 // Every one of the ROWS result rows has an exact sum (#wrong 0).
@@ -81,7 +81,7 @@ TEST_CASE("every algorithm sums exactly for N = 1..17 with counts not divisible 
   auto topology = dir.write("five.json", kFiveNodeTopology);
   const std::string placements = kOneToSeventeenRanks;
   // 1 float (fewer elements than ranks), 17, 1009 and 65537 floats.
-  const auto results = run_checked(dir, scenario(topology.string(), placements, algorithm_list(true),
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, algorithm_list(true),
                                                   "[4, 68, 4036, 262148]", "{}", 1));
   REQUIRE(results.at("results").size() == 17 * 4 * multi_node_algorithms());
   std::set<std::pair<std::string, int>> seen;
@@ -99,7 +99,7 @@ TEST_CASE("the ring's per-rank traffic stays 2(N-1)/N S while a single parameter
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
   const std::string placements = R"(["2", "4", "4-4", "4-4-4-4", "4-4-4-4-4-4-4-4"])";
   const std::uint64_t bytes = 1u << 20;
-  const auto results = run_scenario(
+  const auto results = run_times(
       dir, scenario(topology, placements, R"(["ring", "parameter_server", "mpi"])", "[1048576]", "{}", 0),
       " --out " + (dir.path() / "cases").string());
   for (int n : {2, 4, 8, 16, 32}) {
@@ -140,7 +140,7 @@ TEST_CASE("ideal model: every algorithm is within 3 percent of its closed form a
   // One rank per node behind a non-blocking switch, split-duplex 10 Gbps NICs: the formulas' case.
   auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 16, "gpus": 1}]}]})");
   const std::string placements = R"(["1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1"])";
-  const auto results = run_scenario(
+  const auto results = run_times(
       dir, scenario(topology.string(), placements, algorithm_list(false), R"(["64MiB"])", kIdealModel, 0));
   for (const auto& info : ringsim::kAlgorithmCatalog) {
     // NCCL's tree model carries NCCL's empirical efficiency and size corrections: its own test below.
@@ -165,7 +165,7 @@ TEST_CASE("ideal model: every algorithm is within 3 percent of its closed form a
 TEST_CASE("ideal model: hierarchical on 4 nodes x 4 ranks is within 3 percent of its closed form at 64 MiB") {
   TempDir dir;
   auto topology = dir.write("quad.json", R"({"racks": [{"nodes": [{"name": "h", "count": 4, "gpus": 4}]}]})");
-  const auto results = run_scenario(
+  const auto results = run_times(
       dir, scenario(topology.string(), R"(["4-4-4-4"])", R"(["hierarchical", "mpi"])", R"(["64MiB"])", kIdealModel, 0));
   const auto& row = row_for(results, "hierarchical", 16);
   CAPTURE(row.dump());
@@ -187,7 +187,7 @@ TEST_CASE("nccl_ring sums exactly for N = 1..17 under each protocol with 3 chann
   text += R"(, "variants": [{"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
-  const auto results = run_checked(dir, text);
+  const auto results = run_scenario(dir, text);
   check_exact_sums(results, 17 * 4 * 3);
 }
 
@@ -198,7 +198,7 @@ TEST_CASE("nccl_ring's traffic: the ring's 2(N-1)/N S per rank in Simple twice t
   text.pop_back();
   text += R"(, "variants": [{"name": "Simple", "model": {"nccl": {"protocol": "Simple"}}},
                             {"name": "LL", "model": {"nccl": {"protocol": "LL"}}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   const double per_rank = 2.0 * 7 / 8 * (1 << 20);
   for (const auto& row : results.at("results")) {
     CAPTURE(row.dump());
@@ -217,7 +217,7 @@ TEST_CASE("ideal model: nccl_ring is within 1 percent of NCCL's own time model a
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/cluster-8x4-10GbE.json";
   const std::string placements = R"(["1-1-1-1-1-1-1-1", "2-2-2-2-2-2-2-2", "4-4-4-4-4-4-4-4"])";
   const auto results =
-      run_scenario(dir, scenario(topology, placements, R"(["nccl_ring"])", R"(["64MiB"])", kIdealModel, 0));
+      run_times(dir, scenario(topology, placements, R"(["nccl_ring"])", R"(["64MiB"])", kIdealModel, 0));
   for (int n : {8, 16, 32}) {
     const auto& row = row_for(results, "nccl_ring", n);
     CAPTURE(row.dump());
@@ -237,7 +237,7 @@ TEST_CASE("flagship topology: nccl_ring takes as long in cyclic as in block orde
   // No model named: the MPI ring under SMPI's, nccl_ring under the model made for NCCL. NCCL orders its
   // ring by node whatever the rank order.
   const auto results =
-      run_scenario(dir, scenario(topology, placements, R"(["nccl_ring", "ring"])", R"(["64MiB"])", "{}", 0));
+      run_times(dir, scenario(topology, placements, R"(["nccl_ring", "ring"])", R"(["64MiB"])", "{}", 0));
   auto time_of = [&](const std::string& algorithm, const std::string& placement, const std::string& order) {
     for (const auto& row : results.at("results"))
       if (row.at("algorithm") == algorithm && row.at("placement") == placement && row.at("order") == order)
@@ -257,10 +257,10 @@ TEST_CASE("a scenario running ring and nccl gives the NCCL cases the times of a 
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/seed-rack.json";
   const std::string placements = R"(["4-2-2", "4-3-1"])";
   TempDir mixed_dir, alone_dir, stated_dir;
-  const auto mixed = run_scenario(mixed_dir, scenario(topology, placements, R"(["ring", "nccl"])", R"(["64KiB", "64MiB"])", "{}", 0));
-  const auto alone = run_scenario(alone_dir, scenario(topology, placements, R"(["nccl"])", R"(["64KiB", "64MiB"])", "{}", 0));
+  const auto mixed = run_times(mixed_dir, scenario(topology, placements, R"(["ring", "nccl"])", R"(["64KiB", "64MiB"])", "{}", 0));
+  const auto alone = run_times(alone_dir, scenario(topology, placements, R"(["nccl"])", R"(["64KiB", "64MiB"])", "{}", 0));
   // Naming the network keeps one model for every case.
-  const auto stated = run_scenario(
+  const auto stated = run_times(
       stated_dir, scenario(topology, placements, R"(["ring", "nccl"])", R"(["64KiB", "64MiB"])", R"({"network": "SMPI"})", 0));
   std::size_t compared = 0;
   for (const auto& row : mixed.at("results")) {
@@ -328,8 +328,8 @@ TEST_CASE("rails: a NIC per GPU gives busbw 1 : 2 : 4 : 8 at 1, 2, 4, 8 H100 per
   TempDir dir;
   const auto topology = dir.write("rails.json", rail_topology(10, 8, 8, ""));
   const std::string placements = R"(["1x10", "2x10", "4x10", "8x10"])";
-  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_ring"])", R"(["1GiB"])",
-                                                  R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})", 0));
+  const auto results = run_times(dir, scenario(topology.string(), placements, R"(["nccl_ring"])", R"(["1GiB"])",
+                                               R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}})", 0));
   const double one = busbw_of(results, 10);
   // k ranks beside k NICs of 50 GB/s. At 8 H100's 450 GB/s NVLink ports, each carrying 14 of 16
   // channels' hops (514 GB/s of busbw), leave the NICs to bind: 8 x 50. (A100's 300 GB/s ports bound at 343.)
@@ -345,8 +345,8 @@ TEST_CASE("rails: GPUs sharing NICs pairwise give half the busbw of one NIC per 
   const auto own = dir.write("own.json", rail_topology(4, 4, 4, ""));
   const auto pairwise = dir.write("pairwise.json", rail_topology(4, 4, 2, "[0, 0, 1, 1]"));
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none"})";
-  const auto a = run_scenario(dir, scenario(own.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
-  const auto b = run_scenario(dir, scenario(pairwise.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
+  const auto a = run_times(dir, scenario(own.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
+  const auto b = run_times(dir, scenario(pairwise.string(), R"(["4x4"])", R"(["nccl_ring"])", R"(["256MiB"])", model, 0));
   CHECK(busbw_of(a, 16) == doctest::Approx(200).epsilon(0.02));
   CHECK(busbw_of(b, 16) == doctest::Approx(busbw_of(a, 16) / 2).epsilon(0.02));
 }
@@ -363,8 +363,8 @@ TEST_CASE("rails: on a 4:1 rail spine NCCL's rings crossing rails run at the upl
   TempDir dir;
   const std::string topology = RINGSIM_SOURCE_DIR "/topologies/rails-4x8-400G.json";
   auto busbw = [&](const std::string& nccl) {
-    const auto results = run_scenario(dir, scenario(topology, R"(["8-8"])", R"(["nccl_ring"])", R"(["512MiB"])",
-                                                    R"({"network": "NCCL", "nccl": )" + nccl + "}", 0));
+    const auto results = run_times(dir, scenario(topology, R"(["8-8"])", R"(["nccl_ring"])", R"(["512MiB"])",
+                                                 R"({"network": "NCCL", "nccl": )" + nccl + "}", 0));
     return busbw_of(results, 16);
   };
   // NCCL's software costs off: the test is of the links' rates.
@@ -391,8 +391,8 @@ TEST_CASE("a NIC beside no GPU (AWS p3dn): NCCL's ring stages through host memor
   const auto staged = dir.write("staged.json", node(R"("host_pcie": {"bandwidth": "8GBps"})"));
   const auto direct = dir.write("direct.json", node(R"("gdr": true)"));
   const std::string model = R"({"network": "NCCL", "nccl": {"version": "2.29", "protocol": "Simple"}})";
-  const auto a = run_scenario(dir, scenario(staged.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
-  const auto b = run_scenario(dir, scenario(direct.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
+  const auto a = run_times(dir, scenario(staged.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
+  const auto b = run_times(dir, scenario(direct.string(), R"(["8-8"])", R"(["nccl_ring"])", R"(["1GiB"])", model, 0));
   const nlohmann::json& row = row_for(a, "nccl_ring", 16);
   const double simulated = row.at("time_s").get<double>(), closed_form = row.at("closed_form_s").get<double>();
   CHECK(busbw_of(a, 16) == doctest::Approx(8).epsilon(0.03));
@@ -409,8 +409,8 @@ TEST_CASE("rails: nccl_tree's channels leave a node through its NICs in turn, as
   const auto four = dir.write("four.json", rail_topology(4, 4, 4, ""));
   const auto one = dir.write("one.json", rail_topology(4, 4, 1, ""));
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29", "protocol": "Simple"}})";
-  const auto a = run_scenario(dir, scenario(four.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
-  const auto b = run_scenario(dir, scenario(one.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
+  const auto a = run_times(dir, scenario(four.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
+  const auto b = run_times(dir, scenario(one.string(), R"(["4x4"])", R"(["nccl_tree"])", R"(["256MiB"])", model, 0));
   const double one_nic = row_for(b, "nccl_tree", 16).at("busbw_GBps").get<double>();
   CHECK(one_nic == doctest::Approx(46.875).epsilon(0.05));
   CHECK(row_for(a, "nccl_tree", 16).at("busbw_GBps").get<double>() >= 3.3 * one_nic);
@@ -423,8 +423,8 @@ TEST_CASE("a topology naming only its GPU model, NICs and NIC rate runs at that 
   TempDir dir;
   const auto topology = dir.write("h100.json", R"({"name": "h100", "racks": [{"nodes": [{"name": "node", "count": 4, "gpus": 8,
       "gpu_model": "H100 SXM", "nics": 8, "nic": {"bandwidth": "400Gbps"}, "intra": {"kind": "nvlink"}}]}]})");
-  const auto results = run_scenario(dir, scenario(topology.string(), R"(["8"])", R"(["nccl_ring"])", R"(["1GiB"])",
-                                                  R"({"nccl": {"version": "2.29", )" + std::string(kNoSoftwareCosts) + "}}", 0));
+  const auto results = run_times(dir, scenario(topology.string(), R"(["8"])", R"(["nccl_ring"])", R"(["1GiB"])",
+                                               R"({"nccl": {"version": "2.29", )" + std::string(kNoSoftwareCosts) + "}}", 0));
   CHECK(busbw_of(results, 8) == doctest::Approx(370.8).epsilon(0.02));
   const std::vector<std::string> assumed = results.at("assumed");
   CHECK(std::count(assumed.begin(), assumed.end(), "NVLink 450 GB/s per GPU (18 links): H100 SXM") == 1);
@@ -444,7 +444,7 @@ TEST_CASE("one NVSwitch node under the model made for NCCL: busbw at NVLink's pa
                            R"(/topologies/dgx-a100-pair.json", "placements": ["8"], "algorithms": ["nccl_ring"],
                               "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {)" + std::string(kNoSoftwareCosts) +
                            "}}}";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   REQUIRE(results.at("model").at("network") == "NCCL");
   CHECK(busbw_of(results, 8) == doctest::Approx(240).epsilon(0.02));
 }
@@ -457,7 +457,7 @@ TEST_CASE("nccl_nvls sums exactly for N = 1..17 on one NVSwitch node, over sever
   placements += "]";
   // 262148 floats on 2 ranks (16 NVLS channels): NCCL's 16 KiB chunks, 32 steps of 2 x 16 KiB and a short
   // one, more than the 4 in flight.
-  const auto results = run_checked(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 17 * 4);
 }
 
@@ -474,7 +474,7 @@ TEST_CASE("nccl_nvls on one H100 node: each port carries (1 + 1/N) S at NCCL's N
                               "model": {"nccl": {"version": "2.29", "compute_capability": 90, )" + std::string(kNoSoftwareCosts) + R"(}},
                               "variants": [{"name": "maestro", "model": {"engine": "maestro"}},
                                            {"name": "s4u", "model": {"engine": "s4u"}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   std::map<std::string, double> busbw, model_s, time_s;
   for (const auto& row : results.at("results")) {
     const std::string key = row.at("variant").get<std::string>() + " " + row.at("algorithm").get<std::string>();
@@ -496,7 +496,7 @@ TEST_CASE("nccl on one H100 node runs NVLS where NCCL's model picks it, and nccl
                            R"(/topologies/h100-10x8-rails.json", "placements": ["8"], "algorithms": ["nccl"],
                               "sizes": ["64KiB", "64MiB"], "iterations": 1, "warmup": 0,
                               "model": {"nccl": {"version": "2.29"}}})";  // Hopper: the topology's gpu_model
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   std::vector<std::string> ran;
   for (const auto& row : results.at("results")) ran.push_back(row.at("nccl_ran").get<std::string>());
   CHECK(ran == std::vector<std::string>{"Ring/LL", "NVLS/Simple"});
@@ -514,9 +514,9 @@ TEST_CASE("nccl_nvls_tree sums exactly on 1 to 5 nodes of 1 to 4 ranks, and refu
   // 262148 floats on 2 ranks per node (NCCL 2.18, 16 NVLS channels): 32 KiB chunks, steps of 2 shards of
   // 8 chunks (one per channel of a tree), two and a short third. 2359300 floats on 4 and 5 nodes of one or
   // two ranks (2.29): 64 KiB chunks, 19 or 10 steps, more than a tree's 8 in flight per hop.
-  const auto results = run_checked(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
+  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_nvls_tree"])", "[4, 68, 4036, 262148]", "{}", 1));
   check_exact_sums(results, 8 * 4);
-  const auto many = run_checked(dir, scenario(topology.string(), R"(["1-1-1-1", "2-2-2-2-2"])", R"(["nccl_nvls_tree"])", "[2359300]",
+  const auto many = run_scenario(dir, scenario(topology.string(), R"(["1-1-1-1", "2-2-2-2-2"])", R"(["nccl_nvls_tree"])", "[2359300]",
                                                R"({"nccl": {"version": "2.29"}})", 1));
   check_exact_sums(many, 2);
   const auto uneven = dir.write("uneven.json", scenario(topology.string(), R"(["4-3"])", R"(["nccl_nvls_tree"])", "[4]", "{}", 0));
@@ -537,7 +537,7 @@ TEST_CASE("nccl_nvls_tree on two H100 nodes: NVLink's (1 + 1/N) S binds, NCCL's 
                               "sizes": ["1GiB"], "iterations": 1, "warmup": 0, "model": {"nccl": {"version": "2.20"}},
                               "variants": [{"name": "maestro", "model": {"engine": "maestro"}},
                                            {"name": "s4u", "model": {"engine": "s4u"}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   std::map<std::string, double> time_s;
   for (const auto& row : results.at("results"))
     time_s[row.at("variant").get<std::string>() + " " + row.at("algorithm").get<std::string>()] = row.at("time_s").get<double>();
@@ -564,7 +564,7 @@ TEST_CASE("nccl_nvls_tree over 3 and 10 nodes: each tree's steps credited per ho
                               "model": {"network": "CM02", "crosstraffic": false, "factors": "none", "nccl": {"version": "2.29"}},
                               "variants": [{"name": "maestro", "model": {"engine": "maestro"}},
                                            {"name": "s4u", "model": {"engine": "s4u"}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   std::map<std::string, double> busbw;
   for (const auto& row : results.at("results"))
     busbw[row.at("variant").get<std::string>() + " " + std::to_string(row.at("ranks").get<int>())] = row.at("busbw_GBps").get<double>();
@@ -587,7 +587,7 @@ TEST_CASE("model made for NCCL: nccl_tree's LL chunk pays NCCL's tree network ho
                                             "algorithms": ["nccl_tree"], "sizes": ["4"], "iterations": 1, "warmup": 0,
                                             "model": {"network": "NCCL", "nccl": {"version": ")") +
                              versions[v] + R"(", "protocol": "LL"}}})";
-    time_s[v] = row_for(run_scenario(dir, text), "nccl_tree", 8).at("time_s").get<double>();
+    time_s[v] = row_for(run_times(dir, text), "nccl_tree", 8).at("time_s").get<double>();
   }
   CHECK((time_s[0] - time_s[1]) * 1e6 == doctest::Approx(6 * 1.8).epsilon(0.01));
 }
@@ -607,7 +607,7 @@ HandshakeTimes handshake_times(const std::string& topology, const std::string& p
                            R"(", "placements": [")" + placement + R"("], "algorithms": ["nccl_ring"], "sizes": )" + sizes +
                            R"(, "iterations": 1, "warmup": 0, "variants": [{"name": "on", "model": {"nccl": {)" + nccl +
                            R"(}}}, {"name": "off", "model": {"nccl": {)" + nccl + R"(, "handshake": false}}}]})";
-  const nlohmann::json results = run_scenario(dir, text);
+  const nlohmann::json results = run_times(dir, text);
   HandshakeTimes times;
   for (const auto& row : results.at("results")) {
     CHECK(row.at("engine") == "maestro");
@@ -662,7 +662,7 @@ TEST_CASE("model made for NCCL: NCCL's software costs add their cost per call, p
                            R"( {"name": "without", "model": {"nccl": {)" + none + R"(}}},)"
                            R"( {"name": "smpi-with", "model": {"network": "SMPI", "nccl": {)" + costs + R"(}}},)"
                            R"( {"name": "smpi-without", "model": {"network": "SMPI", "nccl": {)" + none + R"(}}}]})";
-  const nlohmann::json results = run_scenario(dir, text);
+  const nlohmann::json results = run_times(dir, text);
   std::map<std::string, std::map<std::uint64_t, nlohmann::json>> rows;
   for (const auto& row : results.at("results")) rows[row.at("variant")][row.at("bytes").get<std::uint64_t>()] = row;
   REQUIRE(rows["with"].size() == 3);
@@ -699,7 +699,7 @@ TEST_CASE("model made for NCCL: LL's time grows at NCCL's LL bandwidth, the same
                               "model": {"network": "NCCL", "nccl": {"version": "2.6", "protocol": "LL"}},
                               "variants": [{"name": "maestro", "model": {"engine": "maestro"}},
                                            {"name": "s4u", "model": {"engine": "s4u"}}]})";
-  const auto results = run_scenario(dir, text);
+  const auto results = run_times(dir, text);
   std::map<std::string, std::vector<nlohmann::json>> rows;
   for (const auto& row : results.at("results")) rows[row.at("variant").get<std::string>()].push_back(row);
   REQUIRE(rows["maestro"].size() == 2);
@@ -749,7 +749,7 @@ TEST_CASE("default model for NCCL: nccl_ring's time never falls and its busbw ne
                                R"(", "placements": [")" + c.placement +
                                R"("], "algorithms": ["nccl_ring"], "sizes": {"from": "1KiB", "to": ")" + largest +
                                R"(", "factor": 2}, "iterations": 1, "warmup": 0, "variants": )" + variants + "}";
-      const auto results = run_scenario(dir, text);
+      const auto results = run_times(dir, text);
       for (const auto& variant : results.at("variants")) {
         REQUIRE(variant.at("model").at("network") == "NCCL");
         const std::string name = variant.at("name");
@@ -793,14 +793,14 @@ TEST_CASE("nccl_tree sums exactly for N = 1..17 under each protocol with 1 and 3
   text += R"(, "variants": [{"name": "LL", "model": {"nccl": {"protocol": "LL"}}},
                             {"name": "LL128", "model": {"nccl": {"protocol": "LL128", "channels": 1}}},
                             {"name": "Simple", "model": {"nccl": {"protocol": "Simple", "channels": 3, "buffsize": "64KiB"}}}]})";
-  const auto results = run_checked(dir, text);
+  const auto results = run_scenario(dir, text);
   check_exact_sums(results, 17 * 4 * 3);
 }
 
 TEST_CASE("nccl_tree's traffic: a leaf of one tree sends its half up and receives it down, 14 S in all") {
   TempDir dir;
   auto topology = dir.write("sixteen.json", R"({"racks": [{"nodes": [{"name": "n", "count": 16, "gpus": 1}]}]})");
-  const auto results = run_scenario(
+  const auto results = run_times(
       dir, scenario(topology.string(), R"(["1-1-1-1-1-1-1-1"])", R"(["nccl_tree"])", "[1048576]", "{}", 0));
   const auto& row = row_for(results, "nccl_tree", 8);
   CAPTURE(row.dump());
@@ -821,7 +821,7 @@ TEST_CASE("ideal model: nccl_tree at 64 MiB lies between NCCL's tree mechanics a
       R"(["1-1", "1-1-1-1-1-1-1-1", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "4-4-4-4-4-4-4-4-4-4-4-4-4-4-4-4"])";
   const std::string model = R"({"network": "CM02", "crosstraffic": false, "factors": "none",
                                  "nccl": {"version": "2.18", "protocol": "Simple"}})";
-  const auto results = run_scenario(dir, scenario(topology.string(), placements, R"(["nccl_tree"])", R"(["64MiB"])", model, 0));
+  const auto results = run_times(dir, scenario(topology.string(), placements, R"(["nccl_tree"])", R"(["64MiB"])", model, 0));
   const double bytes = 64u << 20, nic = 12.5e9;
   for (const auto& [n, nodes] : {std::pair{8, 8}, std::pair{16, 16}, std::pair{64, 16}}) {
     const auto& row = row_for(results, "nccl_tree", n);
