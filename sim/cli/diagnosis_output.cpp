@@ -20,11 +20,27 @@ std::string_view standing_word(LogStanding standing) {
 // A score (median |ln(simulated / measured)|) as the percentage it is close to.
 double percent(double score) { return score * 100; }
 
+// "15.0 GB/s of bus bandwidth, 37% of the hardware's 40.1 GB/s; 7.5 GB/s per channel over the log's 2"
+std::string ceiling_text(const CandidateFit& fit) {
+  std::string text = fmt::format("{:.1f} GB/s of bus bandwidth, {:.0f}% of the hardware's {:.1f} GB/s", fit.busbw_ceiling_Bps / 1e9,
+                                 100 * fit.busbw_ceiling_Bps / fit.hardware_busbw_Bps, fit.hardware_busbw_Bps / 1e9);
+  if (fit.channels && *fit.channels > 0)
+    text += fmt::format("; {:.2f} GB/s per channel over the log's {}", fit.busbw_ceiling_Bps / 1e9 / *fit.channels, *fit.channels);
+  return text;
+}
+
+// What a candidate fitted to the log was fitted to: " (+79.4 us per call)", " (15.0 GB/s ...)", or "".
+std::string fitted_text(const CandidateFit& fit) {
+  if (fit.extra_call_s > 0) return fmt::format(" (+{:.1f} us per call)", fit.extra_call_s * 1e6);
+  if (fit.busbw_ceiling_Bps > 0) return fmt::format(" ({})", ceiling_text(fit));
+  return "";
+}
+
 void print_ranking(const Diagnosis& diagnosis) {
   fmt::print("#{:>5}  {:<22} {:>8} {:>8} {:>8}  {}\n", "rank", "candidate", "score", "smaller", "larger", "log");
   for (std::size_t i = 0; i < diagnosis.ranked.size(); ++i) {
     const CandidateFit& fit = diagnosis.ranked[i];
-    const std::string extra = fit.extra_call_s > 0 ? fmt::format(" (+{:.1f} us per call)", fit.extra_call_s * 1e6) : "";
+    const std::string extra = fitted_text(fit);
     fmt::print("#{:>5}  {:<22} {:>7.1f}% {:>7.1f}% {:>7.1f}%  {}{}{}\n", i + 1, fit.name(), percent(fit.score),
                percent(fit.small_score), percent(fit.large_score), standing_word(fit.log),
                fit.log_reason.empty() ? "" : ": " + fit.log_reason, extra);
@@ -45,7 +61,7 @@ std::string simulations_text(const Diagnosis& diagnosis) {
                         format_bytes(diagnosis.judged_sizes.front()), format_bytes(diagnosis.judged_sizes.back()));
   if (diagnosis.screening_sizes.empty()) return text;
   const auto finalists = std::count_if(diagnosis.ranked.begin(), diagnosis.ranked.end(), [](const CandidateFit& fit) {
-    return fit.candidate && fit.candidate->id != MechanismId::per_call_cost;
+    return fit.candidate && !fitted_to_the_log(fit.candidate->id);
   });
   return text + fmt::format("; the candidates screened at the {} sizes up to {}, {} of them then at every {}size",
                             diagnosis.screening_sizes.size(), format_bytes(diagnosis.screening_sizes.back()), finalists,
@@ -75,8 +91,7 @@ void print_sentences(const Diagnosis& diagnosis) {
   const CandidateMechanism& mechanism = *explaining->candidate;
   fmt::print("# explained by {}: {}.\n", mechanism.name, mechanism.sentence);
   fmt::print("# The score (median |log error|, mean of the smaller and larger sizes) falls from {:.1f}% with the hardware as described to {:.1f}% with {}{}.\n",
-             percent(hardware.score), percent(explaining->score), mechanism.change,
-             explaining->extra_call_s > 0 ? fmt::format(" ({:.1f} us)", explaining->extra_call_s * 1e6) : "");
+             percent(hardware.score), percent(explaining->score), mechanism.change, fitted_text(*explaining));
   for (const CandidateFit* other : diagnosis.alike())
     fmt::print("# {} matches alike ({:.1f}%): the times cannot tell them apart; its INFO line does: {}.\n", other->name(),
                percent(other->score), other->candidate->confirm);
@@ -93,6 +108,10 @@ nlohmann::json fit_json(const CandidateFit& fit) {
                         {"median_abs_error", fit.validation.judged.median_abs_error}};
   if (!fit.log_reason.empty()) row["log_fact"] = fit.log_reason;
   if (fit.extra_call_s > 0) row["extra_call_s"] = fit.extra_call_s;
+  if (fit.busbw_ceiling_Bps > 0) {
+    row["busbw_ceiling_Bps"] = fit.busbw_ceiling_Bps;
+    row["hardware_busbw_Bps"] = fit.hardware_busbw_Bps;
+  }
   nlohmann::json times = nlohmann::json::array();
   for (const ComparedCase& compared : fit.validation.cases)
     for (const ComparedSize& size : compared.sizes) times.push_back({{"bytes", size.bytes}, {"simulated_s", size.simulated_s}});

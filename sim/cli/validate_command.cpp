@@ -65,8 +65,8 @@ simulated: a gap in the latency is a cost paid once per call, a gap in the busbw
   --jobs N           simulations at once (default: the number of cores); each size is simulated once,
                      and a case's sizes are split across the N runners
   --explain          also simulate each candidate mechanism that could make the run slower than the
-                     hardware (half the NICs, GDR off, 2 channels, a 2:1 switch, PXN off, a cost per call;
-                     those the log's INFO lines exclude are not), rank them by their median |log error|
+                     hardware (half the NICs, GDR off, 2 channels, a 2:1 switch, PXN off, a cost per call,
+                     a rate ceiling; those the log's INFO lines exclude are not), rank them by their median |log error|
                      and name the one that explains the run and what would confirm it (docs/diagnosis.md)
 )";
 

@@ -27,6 +27,12 @@ const std::vector<CandidateMechanism>& candidate_mechanisms() {
       {MechanismId::per_call_cost, "extra per-call cost", "a cost added once per call, fitted to the smallest sizes",
        "nccl-tests' time at the smallest sizes against a CUDA-graph run (-G 1), NCCL_DEBUG=TRACE timings, NCCL_LAUNCH_MODE",
        "each call paid a cost the hardware does not explain (launch, host synchronisation, a slow proxy thread)"},
+      {MechanismId::rate_ceiling, "a rate ceiling", "the bus bandwidth capped at the rate the run levels off at, fitted to the largest sizes",
+       "a run with twice the log's channels (NCCL_MIN_NCHANNELS): a ceiling per channel doubles the rate, a port's does not; "
+       "the NICs' link rate (ibstat, ethtool) and ib_write_bw between two nodes; without \"/GDRDMA\" on the \"via NET\" lines, "
+       "GPUDirect RDMA (nvidia-peermem, NCCL_NET_GDR_LEVEL)",
+       "the run levels off below the rate its hardware allows: each channel is capped (a thread block's copy, the staging "
+       "of a channel's buffers through host memory) or a port runs slower than described"},
   };
   return table;
 }
@@ -121,7 +127,8 @@ bool changes_the_network(MechanismId id) {
     case MechanismId::oversubscribed_switch:
     case MechanismId::pxn_off: return true;
     case MechanismId::two_channels:
-    case MechanismId::per_call_cost: return false;
+    case MechanismId::per_call_cost:
+    case MechanismId::rate_ceiling: return false;
   }
   return false;
 }
@@ -133,7 +140,8 @@ CandidateStanding standing_of(MechanismId id, const Topology& topology, const Mo
     case MechanismId::two_channels: return channels_standing(model, facts);
     case MechanismId::oversubscribed_switch: return switch_standing(topology);
     case MechanismId::pxn_off: return pxn_standing(topology, model, facts);
-    case MechanismId::per_call_cost: return {};
+    case MechanismId::per_call_cost:
+    case MechanismId::rate_ceiling: return {};
   }
   return {};
 }

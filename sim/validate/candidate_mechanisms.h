@@ -18,7 +18,11 @@
 
 namespace ringsim {
 
-enum class MechanismId { half_nics, gdr_off, two_channels, oversubscribed_switch, pxn_off, per_call_cost };
+enum class MechanismId { half_nics, gdr_off, two_channels, oversubscribed_switch, pxn_off, per_call_cost, rate_ceiling };
+
+// Whether ID's size is fitted to the measured times rather than simulated as a change of the hardware
+// (per_call_cost, rate_ceiling: run_diagnosis.h).
+constexpr bool fitted_to_the_log(MechanismId id) { return id == MechanismId::per_call_cost || id == MechanismId::rate_ceiling; }
 
 struct CandidateMechanism {
   MechanismId id;
@@ -50,8 +54,9 @@ struct CandidateStanding {
 std::vector<CandidateStanding> candidate_standings(const Topology& topology, const ModelSettings& model,
                                                    const NcclRunFacts* facts, bool crosses_nodes = true);
 
-// The candidate's change applied to TOPOLOGY and MODEL. per_call_cost is no change of either: its
-// cost is fitted to the measured times and added to the hardware's (run_diagnosis.h).
+// The candidate's change applied to TOPOLOGY and MODEL. The candidates fitted to the log are no change
+// of either: their cost or ceiling is fitted to the measured times and applied to the hardware's
+// (run_diagnosis.h).
 void apply_mechanism(MechanismId id, Topology& topology, ModelSettings& model);
 
 }  // namespace ringsim

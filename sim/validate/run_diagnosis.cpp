@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
 
 namespace ringsim {
 namespace {
@@ -69,6 +70,39 @@ std::optional<CandidateFit> per_call_fit(const CandidateFit& baseline, const Can
   fit.extra_call_s = extra;
   score(fit, options.min_bytes);
   return fit;
+}
+
+// The rate-ceiling candidate, from the baseline's times (a ceiling on the rate needs no simulation).
+std::optional<CandidateFit> rate_ceiling_fit(const CandidateFit& baseline, const CandidateStanding& standing, Collective collective,
+                                             const NcclRunFacts* facts, const ValidationOptions& options) {
+  const auto ceiling = fitted_rate_ceiling(baseline.validation, collective, options.min_bytes);
+  if (!ceiling) return std::nullopt;
+  CandidateFit fit = fit_for(standing);
+  fit.validation = with_rate_ceiling(baseline.validation, ceiling->busbw_Bps, collective, options);
+  fit.busbw_ceiling_Bps = ceiling->busbw_Bps;
+  fit.hardware_busbw_Bps = ceiling->hardware_busbw_Bps;
+  if (facts) fit.channels = facts->channels;
+  score(fit, options.min_bytes);
+  return fit;
+}
+
+// The candidates of a diagnosis: those simulated, and those fitted to the log's times.
+struct CandidatesInPlay {
+  std::vector<const CandidateStanding*> simulated;
+  const CandidateStanding* per_call = nullptr;
+  const CandidateStanding* ceiling = nullptr;
+};
+
+// STANDINGS in play, the others added to LEFT_OUT.
+CandidatesInPlay candidates_in_play(const std::vector<CandidateStanding>& standings, std::vector<CandidateStanding>& left_out) {
+  CandidatesInPlay in_play;
+  for (const CandidateStanding& standing : standings) {
+    if (!standing.in_play()) left_out.push_back(standing);
+    else if (standing.candidate->id == MechanismId::per_call_cost) in_play.per_call = &standing;
+    else if (standing.candidate->id == MechanismId::rate_ceiling) in_play.ceiling = &standing;
+    else in_play.simulated.push_back(&standing);
+  }
+  return in_play;
 }
 
 // Times this close (relative) are the same: a size simulated in another part of the sizes (the
@@ -223,11 +257,15 @@ double fitted_call_cost_s(const Validation& baseline, std::uint64_t min_bytes) {
   return std::max(0.0, median(gaps));
 }
 
-Validation with_call_cost(Validation baseline, double extra_s, const ValidationOptions& options) {
+namespace {
+
+// BASELINE with each simulated time replaced by TIME(row), its summaries and regimes made again.
+Validation with_simulated_times(Validation baseline, const std::function<double(const ComparedSize&)>& time,
+                                const ValidationOptions& options) {
   std::vector<ComparedSize> every_size;
   baseline.regimes.clear();
   for (ComparedCase& compared : baseline.cases) {
-    for (ComparedSize& row : compared.sizes) row.simulated_s += extra_s;
+    for (ComparedSize& row : compared.sizes) row.simulated_s = time(row);
     every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
     for (RegimeSplit& regime : split_by_regime(compared.sizes)) baseline.regimes.push_back(std::move(regime));
   }
@@ -237,23 +275,67 @@ Validation with_call_cost(Validation baseline, double extra_s, const ValidationO
   return baseline;
 }
 
+// ROW's bus bandwidth at TIME_S, B/s (nccl-tests' factor for COLLECTIVE).
+double busbw_Bps(const ComparedSize& row, double time_s, Collective collective) {
+  return static_cast<double>(row.bytes) * busbw_factor(collective, row.ranks) / time_s;
+}
+
+}  // namespace
+
+Validation with_call_cost(Validation baseline, double extra_s, const ValidationOptions& options) {
+  return with_simulated_times(std::move(baseline), [&](const ComparedSize& row) { return row.simulated_s + extra_s; }, options);
+}
+
+std::optional<RateCeiling> fitted_rate_ceiling(const Validation& baseline, Collective collective, std::uint64_t min_bytes) {
+  const auto rows = judged_rows(baseline, min_bytes);
+  std::vector<double> measured, simulated;
+  for (std::size_t i = rows.size() / 2; i < rows.size(); ++i) {
+    measured.push_back(busbw_Bps(*rows[i], rows[i]->measured_s, collective));
+    simulated.push_back(busbw_Bps(*rows[i], rows[i]->simulated_s, collective));
+  }
+  if (measured.empty() || median(measured) >= kCeilingBelow * median(simulated)) return std::nullopt;
+  return RateCeiling{median(measured), median(simulated)};
+}
+
+Validation with_rate_ceiling(Validation baseline, double ceiling_Bps, Collective collective, const ValidationOptions& options) {
+  return with_simulated_times(
+      std::move(baseline),
+      [&](const ComparedSize& row) {
+        return std::max(row.simulated_s, static_cast<double>(row.bytes) * busbw_factor(collective, row.ranks) / ceiling_Bps);
+      },
+      options);
+}
+
 const CandidateFit& Diagnosis::baseline() const {
   for (const CandidateFit& fit : ranked)
     if (!fit.candidate) return fit;
   throw std::logic_error("Diagnosis: no baseline");
 }
 
+namespace {
+
+// Whether a score of BETTER beats one of WORSE clearly (kExplainsBelow, kExplainsBy).
+bool clearly_below(double better, double worse) { return better <= kExplainsBelow * worse && worse - better >= kExplainsBy; }
+
+}  // namespace
+
 const CandidateFit* Diagnosis::explaining() const {
   const CandidateFit& best = ranked.front();
   const double base = baseline().score;
-  if (!best.candidate || best.score > kExplainsBelow * base || base - best.score < kExplainsBy) return nullptr;
+  if (!best.candidate || !clearly_below(best.score, base)) return nullptr;
+  if (best.candidate->id != MechanismId::rate_ceiling) return &best;
+  for (const CandidateFit& fit : ranked)
+    if (fit.candidate && !fitted_to_the_log(fit.candidate->id) && clearly_below(fit.score, base) && !clearly_below(best.score, fit.score))
+      return &fit;
   return &best;
 }
 
 std::vector<const CandidateFit*> Diagnosis::alike() const {
+  const CandidateFit* explained = explaining();
+  const CandidateFit& named = explained ? *explained : ranked.front();
   std::vector<const CandidateFit*> tied;
-  for (std::size_t i = 1; i < ranked.size(); ++i)
-    if (ranked[i].candidate && ranked[i].score - ranked.front().score <= kMatchesAlike) tied.push_back(&ranked[i]);
+  for (const CandidateFit& fit : ranked)
+    if (&fit != &named && fit.candidate && std::abs(fit.score - named.score) <= kMatchesAlike) tied.push_back(&fit);
   return tied;
 }
 
@@ -269,13 +351,8 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   const bool crosses_nodes = std::any_of(grouped.cases.begin(), grouped.cases.end(),
                                          [](const MeasuredCase& measured) { return measured.placement.nodes_used() >= 2; });
   const std::vector<CandidateStanding> standings = candidate_standings(*platform.topology, scenario.model, facts, crosses_nodes);
-  std::vector<const CandidateStanding*> in_play;  // simulated ones, per_call_cost apart
-  const CandidateStanding* per_call = nullptr;
-  for (const CandidateStanding& standing : standings) {
-    if (!standing.in_play()) diagnosis.left_out.push_back(standing);
-    else if (standing.candidate->id == MechanismId::per_call_cost) per_call = &standing;
-    else in_play.push_back(&standing);
-  }
+  const CandidatesInPlay candidates_in = candidates_in_play(standings, diagnosis.left_out);
+  const std::vector<const CandidateStanding*>& in_play = candidates_in.simulated;
   // The baseline at every size, the candidates at the screening sizes (every judged size when there
   // is one candidate or too few sizes to screen at): one pool.
   const std::vector<std::uint64_t>& sizes = simulated.sizes;
@@ -300,8 +377,9 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   const CandidateFit baseline = diagnosis.judged_sizes.empty() ? hardware : fit_of(nullptr, at_sizes(results->front(), judged), grouped, options);
   std::vector<CandidateFit> candidates;
   for (std::size_t i = 0; i < in_play.size(); ++i) candidates.push_back(fit_of(in_play[i], (*results)[i + 1], grouped, options));
-  std::optional<CandidateFit> per_call_cost;
-  if (per_call) per_call_cost = per_call_fit(baseline, *per_call, options);
+  std::optional<CandidateFit> per_call_cost, rate_ceiling;
+  if (candidates_in.per_call) per_call_cost = per_call_fit(baseline, *candidates_in.per_call, options);
+  if (candidates_in.ceiling) rate_ceiling = rate_ceiling_fit(baseline, *candidates_in.ceiling, grouped.collective, facts, options);
   if (!diagnosis.screening_sizes.empty()) {
     if (!screen_candidates(std::move(candidates), runs, *results, per_call_cost, in, diagnosis)) return std::nullopt;
   } else {
@@ -310,6 +388,7 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   }
   diagnosis.ranked.insert(diagnosis.ranked.begin(), baseline);
   if (per_call_cost) diagnosis.ranked.push_back(std::move(*per_call_cost));
+  if (rate_ceiling) diagnosis.ranked.push_back(std::move(*rate_ceiling));
   for (CandidateFit& fit : diagnosis.ranked) fit.validation.algorithm = simulated.algorithms.front();
   const auto by_score = [](const CandidateFit& a, const CandidateFit& b) { return a.score < b.score; };
   std::stable_sort(diagnosis.ranked.begin(), diagnosis.ranked.end(), by_score);

@@ -30,6 +30,11 @@ struct CandidateFit {
   std::string log_reason;  // the INFO-line fact that confirms it, if any
   Validation validation;   // size by size against the measurement
   double extra_call_s = 0;  // per_call_cost: the cost added to every call
+  // rate_ceiling: the bus bandwidth the run levels off at (B/s), the hardware's simulated one at the
+  // same sizes, and the channels the log lists (to say the ceiling per channel).
+  double busbw_ceiling_Bps = 0;
+  double hardware_busbw_Bps = 0;
+  std::optional<int> channels;
   double score = 0;         // the mean of the two halves' scores (fit_scores)
   double small_score = 0;   // the same over the smaller half of those sizes
   double large_score = 0;   // and over the larger half
@@ -52,9 +57,12 @@ struct Diagnosis {
   double wall_s = 0;                        // the simulations' wall time
 
   const CandidateFit& baseline() const;
-  // The best candidate when it explains the run (kExplainsBelow, kExplainsBy), else null.
+  // The best candidate when it explains the run (kExplainsBelow, kExplainsBy), else null. A rate
+  // ceiling fitted to the log matches any loss of rate, so a simulated mechanism that explains the run
+  // and that the ceiling does not clearly beat (kExplainsBelow, kExplainsBy) names it instead.
   const CandidateFit* explaining() const;
-  // The other candidates within kMatchesAlike of the best (a tie the times cannot break).
+  // The other candidates within kMatchesAlike of the explaining one (else the best): a tie the times
+  // cannot break.
   std::vector<const CandidateFit*> alike() const;
 };
 
@@ -71,6 +79,23 @@ double fitted_call_cost_s(const Validation& baseline, std::uint64_t min_bytes);
 
 // BASELINE with EXTRA_S added to every simulated time.
 Validation with_call_cost(Validation baseline, double extra_s, const ValidationOptions& options);
+
+// A run that levels off within this share of the simulated rate is at its hardware's rate: the NICs'
+// efficiency that calibrate fits takes the rest.
+inline constexpr double kCeilingBelow = 0.9;
+
+// The bus bandwidth a run levels off at below its hardware's: the median measured busbw (nccl-tests'
+// factor for COLLECTIVE) over the larger half of BASELINE's sizes >= MIN_BYTES, with the simulated
+// one there. Nullopt unless the measured one is below kCeilingBelow of the simulated one.
+struct RateCeiling {
+  double busbw_Bps = 0;
+  double hardware_busbw_Bps = 0;
+};
+std::optional<RateCeiling> fitted_rate_ceiling(const Validation& baseline, Collective collective, std::uint64_t min_bytes);
+
+// BASELINE with every simulated time at least what BUSBW_BPS of bus bandwidth allows: a ceiling on the
+// rate leaves the latency-bound sizes as they are and caps the rate-bound ones.
+Validation with_rate_ceiling(Validation baseline, double busbw_Bps, Collective collective, const ValidationOptions& options);
 
 // Diagnoses GROUPED against SCENARIO on PLATFORM (a compact topology; InputError on SimGrid XML) with
 // the log's FACTS (null: none). Nullopt when a simulated case failed.

@@ -8,6 +8,10 @@ nodes' "gdr" key (a topology written without the log's knowledge: GPUDirect RDMA
 lacks (fewer NICs in use than the topology has, no /GDRDMA on a topology with GPUDirect RDMA, 2
 channels), the diagnosis names it; where they state none, it names none of the three (the lines cannot
 contradict a switch or a per-call cost). Prints one line; exit status 1 when they disagree.
+
+With --expect-within P, the explaining candidate applied must also bring the log within P (median
+|error| over its sizes); a rate ceiling must be the median of nccl-tests' out-of-place busbw over the
+larger half of the sizes, within 1%.
 """
 import argparse
 import json
@@ -24,6 +28,8 @@ STATING = re.compile(r"NCCL INFO (NET/\S+ : Using|.*via NET/|Channel \d+/\d+ :|.
 # A size row, after the launcher's prefix where mpirun adds one ("[1,0]<stdout>:"), with or without
 # the root column of nccl-tests from 2.10.
 SIZE_ROW = re.compile(r"^(?:\[[\d,]+\]<\w+>:)?\s*(\d+)\s+\d+\s+\w+\s+\w+\s")  # size, count, type, redop
+# The same row's out-of-place time, algbw and busbw (after the root column where there is one).
+BUSBW = re.compile(r"^(?:\[[\d,]+\]<\w+>:)?\s*\d+\s+\d+\s+\w+\s+\w+\s+(?:-?\d+\s+)?[\d.]+\s+[\d.]+\s+([\d.]+)\s")
 
 
 def stated_facts(lines):
@@ -53,6 +59,34 @@ def stripped(lines, from_bytes, to_bytes, every):
             continue
         kept.append(line)
     return kept
+
+
+def median(values):
+    values = sorted(values)
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def larger_half_busbw(lines):
+    """The median of nccl-tests' out-of-place busbw (GB/s) over the larger half of LINES' size rows."""
+    rows = sorted((int(SIZE_ROW.match(line).group(1)), float(BUSBW.match(line).group(1)))
+                  for line in lines if SIZE_ROW.match(line) and BUSBW.match(line))
+    return median([busbw for _, busbw in rows[len(rows) // 2:]])
+
+
+def applied_errors(diagnosis, within, kept_lines):
+    """Why the explaining candidate, applied, fails --expect-within, or None."""
+    named = diagnosis["explained_by"]
+    fit = next((row for row in diagnosis["ranking"] if row["candidate"] == named), None)
+    if fit is None:
+        return "no candidate explains the run"
+    if fit["median_abs_error"] > within:
+        return f"{named} applied leaves a median |error| of {fit['median_abs_error'] * 100:.1f}%"
+    if "busbw_ceiling_Bps" in fit:
+        measured = larger_half_busbw(kept_lines)
+        if abs(fit["busbw_ceiling_Bps"] / 1e9 / measured - 1) > 0.01:
+            return f"the ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s is not the log's {measured:.2f} GB/s"
+    return None
 
 
 def without_gdr(scenario_file, work):
@@ -99,12 +133,14 @@ def main():
     parser.add_argument("--drop-gdr", action="store_true", help="simulate on the topology without its nodes' \"gdr\" key")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-plain", action="store_true", help="also time plain validation of the stripped log")
+    parser.add_argument("--expect-within", type=float, help="the explaining candidate applied leaves at most this median |error| (0.15: 15%%)")
     args = parser.parse_args()
     lines = Path(args.log).read_text().splitlines()
     facts = stated_facts(lines)
     with tempfile.TemporaryDirectory() as work:
         log = Path(work) / Path(args.log).name
-        log.write_text("\n".join(stripped(lines, args.from_bytes, args.to_bytes, args.every)) + "\n")
+        kept = stripped(lines, args.from_bytes, args.to_bytes, args.every)
+        log.write_text("\n".join(kept) + "\n")
         out = Path(work) / "diagnosis.json"
         scenario = without_gdr(Path(args.scenario), Path(work)) if args.drop_gdr else args.scenario
         command = [args.ringsim, "validate", str(scenario), "--measured", str(log), "--jobs", str(args.jobs), "--quiet"]
@@ -130,6 +166,14 @@ def main():
              f" ({explain_cpu_s / plain_cpu_s:.2f}x)" if plain_s else ""))
     if not agrees:
         sys.exit(1)
+    if args.expect_within is not None:
+        failure = applied_errors(diagnosis, args.expect_within, kept)
+        fit = next((row for row in diagnosis["ranking"] if row["candidate"] == named), {})
+        print(f"applied, {named} leaves a median |error| of {fit.get('median_abs_error', float('nan')) * 100:.1f}% over the sizes"
+              + (f"; ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s against the log's {larger_half_busbw(kept):.2f} GB/s"
+                 if "busbw_ceiling_Bps" in fit else ""))
+        if failure:
+            sys.exit(f"{Path(args.log).name}: {failure} (--expect-within {args.expect_within})")
 
 
 if __name__ == "__main__":

@@ -109,5 +109,40 @@ TEST_CASE("the score weighs the smaller and the larger half alike and the per-ca
   CHECK(std::abs(fixed.cases[0].sizes[0].simulated_s - 10e-6) < 1e-15);
 }
 
+TEST_CASE("the rate ceiling is the measured busbw of the larger sizes, and caps only the sizes it binds") {
+  // 2 ranks, all-reduce (busbw = algbw): 1 GiB measured in 1 s is 1.0737 GB/s; simulated twice as fast.
+  const Validation fast = two_sizes(1.0, 0.5);
+  const auto ceiling = fitted_rate_ceiling(fast, Collective::all_reduce, 0);
+  REQUIRE(ceiling);
+  CHECK(std::abs(ceiling->busbw_Bps - double(1 << 30)) < 1e-3);
+  CHECK(std::abs(ceiling->hardware_busbw_Bps - 2.0 * double(1 << 30)) < 1e-3);
+  const Validation capped = with_rate_ceiling(fast, ceiling->busbw_Bps, Collective::all_reduce, ValidationOptions{});
+  CHECK(capped.cases[0].sizes[0].simulated_s == fast.cases[0].sizes[0].simulated_s);  // 1 KiB: latency-bound, untouched
+  CHECK(std::abs(capped.cases[0].sizes[1].simulated_s - 1.0) < 1e-12);
+  // An all-gather's busbw is (N-1)/N of its algbw: the same times cap at half the bus bandwidth.
+  CHECK(std::abs(fitted_rate_ceiling(fast, Collective::all_gather, 0)->busbw_Bps - double(1 << 29)) < 1e-3);
+  // Within a tenth of the simulated rate, or faster than it, the run has no ceiling.
+  CHECK_FALSE(fitted_rate_ceiling(two_sizes(1.0, 0.95), Collective::all_reduce, 0));
+  CHECK_FALSE(fitted_rate_ceiling(two_sizes(1.0, 1.2), Collective::all_reduce, 0));
+}
+
+TEST_CASE("a rate ceiling names the run only when it clearly beats every simulated candidate that explains it") {
+  const auto fit = [](std::optional<MechanismId> id, double score) {
+    CandidateFit f;
+    if (id) f.candidate = &candidate_mechanism(*id);
+    f.score = score;
+    return f;
+  };
+  Diagnosis diagnosis;
+  diagnosis.ranked = {fit(MechanismId::rate_ceiling, 0.015), fit(MechanismId::half_nics, 0.018), fit(std::nullopt, 0.30)};
+  REQUIRE(diagnosis.explaining());
+  CHECK(diagnosis.explaining()->candidate->id == MechanismId::half_nics);
+  CHECK(diagnosis.alike().size() == 1);  // the ceiling, within kMatchesAlike of half the NICs
+  diagnosis.ranked = {fit(MechanismId::rate_ceiling, 0.003), fit(MechanismId::oversubscribed_switch, 0.40), fit(std::nullopt, 0.98)};
+  CHECK(diagnosis.explaining()->candidate->id == MechanismId::rate_ceiling);  // the switch does not explain the run
+  diagnosis.ranked = {fit(MechanismId::rate_ceiling, 0.003), fit(MechanismId::oversubscribed_switch, 0.10), fit(std::nullopt, 0.98)};
+  CHECK(diagnosis.explaining()->candidate->id == MechanismId::rate_ceiling);  // the ceiling beats the switch clearly
+}
+
 }  // namespace
 }  // namespace ringsim
