@@ -124,7 +124,7 @@ nlohmann::json fit_json(const CandidateFit& fit) {
 void print_diagnosis(const Diagnosis& diagnosis, const ValidationOptions& options) {
   fmt::print("\n# diagnosis: the hardware as described and each candidate in play, simulated at the trace's sizes ({}, "
              "{:.1f} s); median |log error| over the smaller and the larger half of the sizes >= {}, and their mean:\n",
-             simulations_text(diagnosis), diagnosis.wall_s, format_bytes(options.min_bytes));
+             simulations_text(diagnosis), diagnosis.wall_s, judged_from_text(options));
   print_ranking(diagnosis);
   const CandidateFit* explaining = diagnosis.explaining();
   print_curves(diagnosis.baseline(), explaining ? *explaining : diagnosis.ranked.front());

@@ -30,7 +30,9 @@ Simulates the scenario (its topology and model describe the measured cluster) at
 trace holds, compares size by size — measured time, simulated time, relative error (simulated/measured
 - 1), measured and simulated busbw — and summarises the errors: median |error|, geometric-mean error
 (the bias) and the worst size, over all sizes and over those >= --min-bytes. Exit status 1 when the
-median |error| above --min-bytes exceeds --tolerance.
+median |error| above --min-bytes exceeds --tolerance. --min-bytes names the size nccl-tests was asked
+for: its all-gather, reduce-scatter and alltoall rows are printed up to ranks x 16 bytes below it
+(whole 16-byte blocks per rank), and the row printed for it is judged.
 
 Placements: ringsim traces carry theirs; other formats take the scenario's one placement, or, when the
 scenario lists none, the one an nccl-tests header implies (ranks per host, hosts in order of first
@@ -142,17 +144,18 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
     fmt::print("\n");
   }
   print_summary("all sizes", validation.all);
-  print_summary(fmt::format("sizes >= {}", format_bytes(options.min_bytes)).c_str(), validation.judged);
+  print_summary(fmt::format("sizes >= {}", judged_from_text(options)).c_str(), validation.judged);
   if (validation.nccl_model_all) {
     print_summary("NCCL's own model (not judged), all sizes", *validation.nccl_model_all);
-    print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", format_bytes(options.min_bytes)).c_str(),
+    print_summary(fmt::format("NCCL's own model (not judged), sizes >= {}", judged_from_text(options)).c_str(),
                   *validation.nccl_model_judged);
   }
   print_regimes(validation.regimes, input.trace.collective, model_given ? std::string()
                                                        : fmt::format("ringsim calibrate {} --measured {} -o MODEL.json",
                                                                      scenario.file.string(), input.file));
   if (validation.judged.count == 0)
-    throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes));
+    throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file,
+                                 options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
              validation.judged.median_abs_error * 100, validation.pass ? "within" : "exceeds", options.tolerance * 100);
 }
@@ -174,7 +177,8 @@ nlohmann::json validation_document(const Scenario& scenario, const TraceInput& i
           {"trace", trace_json(input)},
           {"model", scenario.model.to_json()},
           {"tolerance", options.tolerance},
-          {"min_bytes", options.min_bytes},
+          {"min_bytes", options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes},
+          {"judged_from_bytes", options.min_bytes},
           {"sizes", std::move(rows)},
           {"summary", std::move(summary)},
           {"regimes", std::move(regimes)},
@@ -292,7 +296,7 @@ void print_suite_summary(const std::vector<SuiteRun>& runs, const ValidationOpti
 nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& scenario, const TraceInput& primary,
                           const ValidationOptions& options) {
   nlohmann::json rows = nlohmann::json::array(), regimes = nlohmann::json::array(), collectives = nlohmann::json::array();
-  std::vector<ComparedSize> every_size;
+  std::vector<ComparedSize> every_size, judged_sizes;  // each run's judged from its own row for --min-bytes
   for (const SuiteRun& run : runs) {
     nlohmann::json entry = {{"program", run.program}, {"simulated", run.validation.has_value()}};
     if (run.collective) entry["collective"] = std::string(collective_name(*run.collective));
@@ -301,7 +305,8 @@ nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& sce
       collectives.push_back(entry);
       continue;
     }
-    const nlohmann::json one = validation_json(*run.validation, scenario, *run.input, options);
+    const ValidationOptions mine = options_for_trace(options, run.input->grouped, run.input->trace.format);
+    const nlohmann::json one = validation_json(*run.validation, scenario, *run.input, mine);
     for (nlohmann::json row : one.at("sizes")) {
       row["collective"] = entry["collective"];
       rows.push_back(row);
@@ -314,11 +319,15 @@ nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& sce
     entry["summary"] = one.at("summary");
     entry["pass"] = run.validation->pass;
     collectives.push_back(entry);
-    for (const ComparedCase& compared : run.validation->cases) every_size.insert(every_size.end(), compared.sizes.begin(), compared.sizes.end());
+    for (const ComparedCase& compared : run.validation->cases)
+      for (const ComparedSize& row : compared.sizes) {
+        every_size.push_back(row);
+        if (row.bytes >= mine.min_bytes) judged_sizes.push_back(row);
+      }
   }
   nlohmann::json document = validation_document(
       scenario, primary, options, rows,
-      {{"all", summary_json(summarize(every_size, 0))}, {"judged", summary_json(summarize(every_size, options.min_bytes))}},
+      {{"all", summary_json(summarize(every_size, 0))}, {"judged", summary_json(summarize(judged_sizes, 0))}},
       regimes, suite_passes(runs));
   document["collectives"] = collectives;
   return document;
@@ -350,7 +359,8 @@ int validate_suite_log(Scenario scenario, Platform platform, const std::vector<s
       continue;
     }
     fmt::print("# {}, simulated by {}:\n", run.program, run.algorithm);
-    print_validation(*run.validation, scenario, *run.input, options, model_given);
+    print_validation(*run.validation, scenario, *run.input, options_for_trace(options, run.input->grouped, run.input->trace.format),
+                     model_given);
     fmt::print("\n");
   }
   print_suite_summary(runs, options);
@@ -403,6 +413,7 @@ int validate_command(int argc, char** argv) {
   std::optional<std::string> collective;
   if (args.value("--collective") == std::optional<std::string>("all")) collective = suite_programs(*args.value("--measured"), args.value("--format")).front();
   const TraceInput input = read_trace_input(args, scenario, "validate", collective);
+  options = options_for_trace(options, input.grouped, input.trace.format);
   print_placement_source(input, scenario, options.quiet);
   adopt_log_topology_facts(platform, input);
   check_trace_placements_fit(input, scenario, platform.layout);

@@ -1,8 +1,25 @@
 #include "trace_validation.h"
 
+#include "../common/units.h"
 #include "../model/algorithm_registry.h"
+#include "asked_sizes.h"
+
+#include <fmt/format.h>
 
 namespace ringsim {
+
+ValidationOptions options_for_trace(ValidationOptions options, const GroupedTrace& grouped, std::string_view format) {
+  const std::uint64_t asked = options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes;
+  const std::uint64_t from = judged_from_bytes(grouped, format, asked);
+  options.min_bytes = from;
+  options.min_bytes_asked = from == asked ? 0 : asked;
+  return options;
+}
+
+std::string judged_from_text(const ValidationOptions& options) {
+  if (!options.min_bytes_asked) return format_bytes(options.min_bytes);
+  return fmt::format("{} (nccl-tests' row {}B)", format_bytes(options.min_bytes_asked), options.min_bytes);
+}
 
 Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,
                               const ValidationOptions& options) {

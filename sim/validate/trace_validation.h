@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringsim {
@@ -17,6 +18,9 @@ namespace ringsim {
 struct ValidationOptions {
   double tolerance = 0.10;      // allowed median |error| at or above MIN_BYTES
   std::uint64_t min_bytes = 0;  // smaller sizes are compared but not judged
+  // --min-bytes as given, when MIN_BYTES is the row nccl-tests printed for it (asked_sizes.h), for the
+  // labels; 0: MIN_BYTES is as given.
+  std::uint64_t min_bytes_asked = 0;
   int jobs = 1;
   bool quiet = false;
 };
@@ -40,6 +44,13 @@ struct Validation {
   // Per case and regime, the measured and simulated latency and bandwidth (latency_bandwidth_split.h).
   std::vector<RegimeSplit> regimes;
 };
+
+// OPTIONS for a trace of FORMAT grouped as GROUPED: MIN_BYTES lowered to the row nccl-tests printed
+// for the size asked (asked_sizes.h), the size asked kept for the labels.
+ValidationOptions options_for_trace(ValidationOptions options, const GroupedTrace& grouped, std::string_view format);
+
+// "64MiB", or "64MiB (nccl-tests' row 67107840B)" when the sizes judged start at the row printed for it.
+std::string judged_from_text(const ValidationOptions& options);
 
 // Pairs GROUPED's cases with RESULTS (same order, as simulate_scenario returns them) and summarises.
 Validation compare_with_trace(const GroupedTrace& grouped, const std::vector<CaseResult>& results,

@@ -1,3 +1,4 @@
+#include "../../sim/validate/asked_sizes.h"
 #include "../../sim/validate/regime_verdict.h"
 #include "../../sim/validate/suite_validation.h"
 #include "../../sim/validate/trace_validation.h"
@@ -34,6 +35,37 @@ TEST_CASE("validation pairs measured sizes with simulated ones and judges above 
   CHECK_FALSE(validation.pass);
   options.tolerance = 0.25;
   CHECK(compare_with_trace(grouped, {simulated}, options).pass);
+}
+
+TEST_CASE("--min-bytes names the size nccl-tests was asked for: an all-gather's row printed below it is judged") {
+  // nccl-tests over 80 ranks, asked for 32, 64 and 128 MiB, prints an all-gather's whole 16-byte blocks per rank.
+  GroupedTrace grouped;
+  grouped.collective = Collective::all_gather;
+  grouped.cases.push_back({PlacementSpec{{8, 8, 8, 8, 8, 8, 8, 8, 8, 8}, RankOrder::block}, {}});
+  grouped.sizes = {33553920, 67107840, 134216960};
+  const std::uint64_t asked = 64u << 20;
+  CHECK(judged_from_bytes(grouped, "nccl-tests", asked) == 67107840);
+  CHECK(judged_from_bytes(grouped, "nccl-tests", 32u << 20) == 33553920);
+  CHECK(judged_from_bytes(grouped, "nccl-tests", 128u << 20) == 134216960);
+  CHECK(judged_from_bytes(grouped, "osu", asked) == asked);  // other formats print what they ran
+  // 80 x 16 bytes below is beyond what the rounding takes off (less than 80 x 16).
+  grouped.sizes = {asked - 80 * 16};
+  CHECK(judged_from_bytes(grouped, "nccl-tests", asked) == asked);
+  grouped.sizes = {asked - 80 * 16 + 4};
+  CHECK(judged_from_bytes(grouped, "nccl-tests", asked) == asked - 80 * 16 + 4);
+  grouped.collective = Collective::all_reduce;  // printed as asked
+  CHECK(judged_from_bytes(grouped, "nccl-tests", asked) == asked);
+
+  grouped.collective = Collective::alltoall;
+  grouped.sizes = {67107840};
+  ValidationOptions options;
+  options.min_bytes = asked;
+  const ValidationOptions judged = options_for_trace(options, grouped, "nccl-tests");
+  CHECK(judged.min_bytes == 67107840);
+  CHECK(judged.min_bytes_asked == asked);
+  CHECK(judged_from_text(judged) == "64MiB (nccl-tests' row 67107840B)");
+  CHECK(options_for_trace(judged, grouped, "nccl-tests").min_bytes == 67107840);  // twice is once
+  CHECK(judged_from_text(options) == "64MiB");
 }
 
 TEST_CASE("a time line through exact costs gives back their latency and bandwidth") {
