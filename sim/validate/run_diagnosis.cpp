@@ -289,7 +289,7 @@ Validation with_call_cost(Validation baseline, double extra_s, const ValidationO
 std::optional<RateCeiling> fitted_rate_ceiling(const Validation& baseline, Collective collective, std::uint64_t min_bytes) {
   const auto rows = judged_rows(baseline, min_bytes);
   std::vector<double> measured, simulated;
-  for (std::size_t i = rows.size() / 2; i < rows.size(); ++i) {
+  for (std::size_t i = rows.size() > 3 ? rows.size() - 3 : 0; i < rows.size(); ++i) {
     measured.push_back(busbw_Bps(*rows[i], rows[i]->measured_s, collective));
     simulated.push_back(busbw_Bps(*rows[i], rows[i]->simulated_s, collective));
   }

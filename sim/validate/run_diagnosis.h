@@ -85,8 +85,8 @@ Validation with_call_cost(Validation baseline, double extra_s, const ValidationO
 inline constexpr double kCeilingBelow = 0.9;
 
 // The bus bandwidth a run levels off at below its hardware's: the median measured busbw (nccl-tests'
-// factor for COLLECTIVE) over the larger half of BASELINE's sizes >= MIN_BYTES, with the simulated
-// one there. Nullopt unless the measured one is below kCeilingBelow of the simulated one.
+// factor for COLLECTIVE) over BASELINE's three largest sizes >= MIN_BYTES, with the simulated one
+// there. Nullopt unless the measured one is below kCeilingBelow of the simulated one.
 struct RateCeiling {
   double busbw_Bps = 0;
   double hardware_busbw_Bps = 0;

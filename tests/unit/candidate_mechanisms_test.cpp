@@ -109,21 +109,33 @@ TEST_CASE("the score weighs the smaller and the larger half alike and the per-ca
   CHECK(std::abs(fixed.cases[0].sizes[0].simulated_s - 10e-6) < 1e-15);
 }
 
-TEST_CASE("the rate ceiling is the measured busbw of the larger sizes, and caps only the sizes it binds") {
-  // 2 ranks, all-reduce (busbw = algbw): 1 GiB measured in 1 s is 1.0737 GB/s; simulated twice as fast.
-  const Validation fast = two_sizes(1.0, 0.5);
+// 1 KiB in 10 us, and 256 MiB, 512 MiB and 1 GiB each measured at 2^30 B/s (2 ranks, all-reduce:
+// busbw = algbw), simulated RATE times as fast at those three.
+Validation levelling_off(double rate) {
+  Validation validation;
+  validation.cases.push_back({"1-1", 2, {}});
+  validation.cases[0].sizes.push_back({"1-1", "block", 2, 1024, 10e-6, 10e-6});
+  for (std::uint64_t bytes : {std::uint64_t{1} << 28, std::uint64_t{1} << 29, std::uint64_t{1} << 30}) {
+    const double measured = static_cast<double>(bytes) / double(1 << 30);
+    validation.cases[0].sizes.push_back({"1-1", "block", 2, bytes, measured, measured / rate});
+  }
+  return validation;
+}
+
+TEST_CASE("the rate ceiling is the measured busbw of the three largest sizes, and caps only the sizes it binds") {
+  const Validation fast = levelling_off(2.0);
   const auto ceiling = fitted_rate_ceiling(fast, Collective::all_reduce, 0);
   REQUIRE(ceiling);
   CHECK(std::abs(ceiling->busbw_Bps - double(1 << 30)) < 1e-3);
   CHECK(std::abs(ceiling->hardware_busbw_Bps - 2.0 * double(1 << 30)) < 1e-3);
   const Validation capped = with_rate_ceiling(fast, ceiling->busbw_Bps, Collective::all_reduce, ValidationOptions{});
   CHECK(capped.cases[0].sizes[0].simulated_s == fast.cases[0].sizes[0].simulated_s);  // 1 KiB: latency-bound, untouched
-  CHECK(std::abs(capped.cases[0].sizes[1].simulated_s - 1.0) < 1e-12);
+  for (std::size_t i = 1; i < 4; ++i) CHECK(std::abs(capped.cases[0].sizes[i].simulated_s / capped.cases[0].sizes[i].measured_s - 1) < 1e-12);
   // An all-gather's busbw is (N-1)/N of its algbw: the same times cap at half the bus bandwidth.
   CHECK(std::abs(fitted_rate_ceiling(fast, Collective::all_gather, 0)->busbw_Bps - double(1 << 29)) < 1e-3);
   // Within a tenth of the simulated rate, or faster than it, the run has no ceiling.
-  CHECK_FALSE(fitted_rate_ceiling(two_sizes(1.0, 0.95), Collective::all_reduce, 0));
-  CHECK_FALSE(fitted_rate_ceiling(two_sizes(1.0, 1.2), Collective::all_reduce, 0));
+  CHECK_FALSE(fitted_rate_ceiling(levelling_off(1.05), Collective::all_reduce, 0));
+  CHECK_FALSE(fitted_rate_ceiling(levelling_off(0.8), Collective::all_reduce, 0));
 }
 
 TEST_CASE("a rate ceiling names the run only when it clearly beats every simulated candidate that explains it") {
