@@ -192,7 +192,9 @@ def alternative_terms():
             ('per GB each rank sends (2(N-1)/N of the buffer), LL128 and Simple', per_protocol(sent, PER_GB_PROTOCOLS)),
             ('per step paid once per loop of the pipeline, 2(N-1) x ceil(size / (N x 16 MiB)), LL128 and Simple',
              per_protocol(loop_steps, PER_GB_PROTOCOLS)),
-            ('a share of the simulated time under Simple (an efficiency)', per_protocol(lambda r: r['simulated'], ['Simple']))]
+            ('a share of the simulated time under Simple (an efficiency)', per_protocol(lambda r: r['simulated'], ['Simple'])),
+            ('per GB of the buffer, LL128 and Simple, ring and tree across nodes only',
+             per_protocol(lambda r: r['bytes'] / 1e9 if r['algorithm'] in PER_GB_ALGORITHMS and r['net'] > 0 else 0, PER_GB_PROTOCOLS))]
 
 
 def compare_alternatives(rows):
