@@ -746,6 +746,25 @@ TEST_CASE("validate compares the 10-node H100 suite's sendrecv with NCCL's point
   CHECK(std::abs(simulated_busbw / (1 / (1 / 28.0 + 0.863e-3 * 10 / 18)) - 1) < 0.01);
 }
 
+TEST_CASE("validate compares the 10-node H100 suite's all-gather at 8 GPUs per node with NCCL's ring within 15 percent from its 64 MiB row, uncalibrated") {
+  // validate/traces/nccl-corpus/h100-10x8-suite.txt (NCCL 2.29.2, 80 ranks), its all_gather_perf run
+  // against nccl (NCCL's ring: NVLS cannot cross nodes, PAT needs one GPU per node). From nccl-tests' 64 MiB
+  // row (67107840 B, whole 16-byte blocks per rank) to 16 GiB, 9 sizes: measured 12.6% median.
+  TempDir dir;
+  const auto report = validate_h100_suite_run(dir, 8, "all_gather_perf", "block all_gather nccl, 80 ranks");
+  CHECK(report.at("min_bytes") == 64u << 20);
+  CHECK(report.at("judged_from_bytes") == 67107840);
+  CHECK(report.at("summary").at("judged").at("count") == 9);
+  CHECK(report.at("summary").at("judged").at("median_abs_error").get<double>() <= 0.15);
+  // At 16 GiB the 8 NICs bind: 8 x 49.6 GB/s of payload is 396.8 GB/s of busbw. NCCL's learned cost,
+  // 0.863 ms per GB of an all-reduce's buffer under Simple, an all-gather pays in proportion to what each
+  // rank moves, half: busbw = 1 / (1/396.8 + 0.863e-3 / 2 x 80/79) = 338.2 GB/s, within 1%.
+  const auto& row = report.at("sizes").back();
+  CHECK(row.at("nccl_ran") == "Ring/Simple");
+  const double simulated_busbw = row.at("simulated_busbw_GBps").get<double>();
+  CHECK(std::abs(simulated_busbw / (1 / (1 / 396.8 + 0.863e-3 / 2 * 80 / 79)) - 1) < 0.01);
+}
+
 TEST_CASE("validate compares the 10-node H100 suite's alltoall at 8 GPUs per node with NCCL's point-to-point schedule, uncalibrated") {
   // validate/traces/nccl-corpus/h100-10x8-suite.txt (NCCL 2.29.2, 80 ranks), its alltoall_perf run from
   // 32 MiB to 16 GiB against nccl: each rank's parts to other nodes share its 400 Gb/s NIC, whose payload
