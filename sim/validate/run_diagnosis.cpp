@@ -23,6 +23,10 @@ std::vector<const ComparedSize*> judged_rows(const Validation& validation, std::
   return rows;
 }
 
+// Whether a score of BETTER beats one of WORSE clearly (kExplainsBelow, kExplainsBy): a candidate
+// scoring BETTER explains a run whose hardware scores WORSE.
+bool clearly_below(double better, double worse) { return better <= kExplainsBelow * worse && worse - better >= kExplainsBy; }
+
 // The candidate's platform and scenario: TOPOLOGY and MODEL with its change.
 struct CandidateRun {
   Platform platform;
@@ -192,13 +196,22 @@ std::optional<std::vector<std::vector<CaseResult>>> simulate_candidates(const st
   return by_run;
 }
 
+// FIT's row of ROW's placement, order and size, or null.
+const ComparedSize* same_row(const CandidateFit& fit, const ComparedSize& row) {
+  for (const ComparedCase& compared : fit.validation.cases)
+    for (const ComparedSize& mine : compared.sizes)
+      if (mine.bytes == row.bytes && mine.placement == row.placement && mine.order == row.order) return &mine;
+  return nullptr;
+}
+
 // The screening (candidate_screening.h): CANDIDATES' fits at the screening sizes (RUNS[i + 1] made
 // RESULTS[i + 1], RUNS[0] the baseline at every size) against the baseline's and PER_CALL's fits
 // there. The finalists are simulated at the remaining sizes and added to DIAGNOSIS's ranking; the others
-// are screened out. False when a simulation failed.
+// are screened out, and so is a finalist that cannot explain the run whatever its remaining sizes give
+// (least_final_score against JUDGED, the hardware at every judged size). False when a simulation failed.
 bool screen_candidates(std::vector<CandidateFit> candidates, const std::vector<CandidateSimulation>& runs,
                        const std::vector<std::vector<CaseResult>>& results, const std::optional<CandidateFit>& per_call,
-                       const DiagnosisInputs& in, Diagnosis& diagnosis) {
+                       const CandidateFit& judged, const DiagnosisInputs& in, Diagnosis& diagnosis) {
   const std::uint64_t min_bytes = in.options.min_bytes;
   const CandidateFit baseline = fit_of(nullptr, at_sizes(results.front(), diagnosis.screening_sizes), in.grouped, in.options);
   leave_out_unchanged(candidates, baseline, diagnosis.left_out);
@@ -215,7 +228,8 @@ bool screen_candidates(std::vector<CandidateFit> candidates, const std::vector<C
   std::vector<CandidateSimulation> rest;
   std::vector<std::size_t> run_of;  // the index into RUNS of each of REST
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (std::find(finalists.begin(), finalists.end(), i) == finalists.end()) {
+    if (std::find(finalists.begin(), finalists.end(), i) == finalists.end() ||
+        !clearly_below(least_final_score(candidates[i], judged, diagnosis.screening_sizes, min_bytes), judged.score)) {
       diagnosis.screened_out.push_back(candidates[i]);
       continue;
     }
@@ -248,6 +262,18 @@ FitScores fit_scores(const Validation& validation, std::uint64_t min_bytes) {
   }
   // The two halves weigh alike: the latency-bound sizes would otherwise outvote a rate the run lacks.
   return {(median(small) + median(large)) / 2, median(small), median(large)};
+}
+
+double least_final_score(const CandidateFit& screened, const CandidateFit& baseline, const std::vector<std::uint64_t>& screening,
+                         std::uint64_t min_bytes) {
+  const auto rows = judged_rows(baseline.validation, min_bytes);
+  std::vector<double> small;
+  for (std::size_t i = 0; 2 * i < rows.size(); ++i) {
+    const ComparedSize* mine = same_row(screened, *rows[i]);
+    if (std::find(screening.begin(), screening.end(), rows[i]->bytes) == screening.end() || !mine) return 0;
+    small.push_back(std::abs(std::log(mine->simulated_s / mine->measured_s)));
+  }
+  return small.empty() ? 0 : median(small) / 2;
 }
 
 double fitted_call_cost_s(const Validation& baseline, std::uint64_t min_bytes) {
@@ -312,13 +338,6 @@ const CandidateFit& Diagnosis::baseline() const {
   throw std::logic_error("Diagnosis: no baseline");
 }
 
-namespace {
-
-// Whether a score of BETTER beats one of WORSE clearly (kExplainsBelow, kExplainsBy).
-bool clearly_below(double better, double worse) { return better <= kExplainsBelow * worse && worse - better >= kExplainsBy; }
-
-}  // namespace
-
 const CandidateFit* Diagnosis::explaining() const {
   const CandidateFit& best = ranked.front();
   const double base = baseline().score;
@@ -381,7 +400,7 @@ std::optional<Diagnosis> diagnose_run(const Scenario& scenario, const Platform& 
   if (candidates_in.per_call) per_call_cost = per_call_fit(baseline, *candidates_in.per_call, options);
   if (candidates_in.ceiling) rate_ceiling = rate_ceiling_fit(baseline, *candidates_in.ceiling, grouped.collective, facts, options);
   if (!diagnosis.screening_sizes.empty()) {
-    if (!screen_candidates(std::move(candidates), runs, *results, per_call_cost, in, diagnosis)) return std::nullopt;
+    if (!screen_candidates(std::move(candidates), runs, *results, per_call_cost, baseline, in, diagnosis)) return std::nullopt;
   } else {
     leave_out_unchanged(candidates, baseline, diagnosis.left_out);
     diagnosis.ranked = std::move(candidates);

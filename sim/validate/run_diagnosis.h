@@ -73,6 +73,12 @@ struct FitScores {
 };
 FitScores fit_scores(const Validation& validation, std::uint64_t min_bytes);
 
+// The least score SCREENED (a candidate simulated at the SCREENING sizes only) can reach once simulated
+// at every judged size: half the median of its smaller half (fit_scores; the larger half's median is
+// at least 0) when every size of that half, as BASELINE at the judged sizes has it, was screened; else 0.
+double least_final_score(const CandidateFit& screened, const CandidateFit& baseline, const std::vector<std::uint64_t>& screening,
+                         std::uint64_t min_bytes);
+
 // The cost per call that the hardware lacks at the smallest sizes: the median of measured - simulated
 // over BASELINE's three smallest sizes >= MIN_BYTES (0 when the simulation is not faster there).
 double fitted_call_cost_s(const Validation& baseline, std::uint64_t min_bytes);

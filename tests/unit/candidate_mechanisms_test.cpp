@@ -138,6 +138,20 @@ TEST_CASE("the rate ceiling is the measured busbw of the three largest sizes, an
   CHECK_FALSE(fitted_rate_ceiling(levelling_off(0.8), Collective::all_reduce, 0));
 }
 
+TEST_CASE("a screened candidate's least final score is half its smaller half's median, known only when that half was screened") {
+  CandidateFit baseline;
+  baseline.validation = levelling_off(1.0);  // 1 KiB, 256 MiB, 512 MiB, 1 GiB: the smaller half is 1 KiB and 256 MiB
+  CandidateFit screened;
+  screened.validation.cases.push_back({"1-1", 2, {}});
+  screened.validation.cases[0].sizes.push_back({"1-1", "block", 2, 1024, 10e-6, 20e-6});                    // ln 2
+  screened.validation.cases[0].sizes.push_back({"1-1", "block", 2, std::uint64_t{1} << 28, 0.25, 0.25 * 4});  // ln 4
+  const std::vector<std::uint64_t> both = {1024, std::uint64_t{1} << 28};
+  CHECK(std::abs(least_final_score(screened, baseline, both, 0) - (std::log(2.0) + std::log(4.0)) / 4) < 1e-12);
+  CHECK(least_final_score(screened, baseline, {1024}, 0) == 0);  // 256 MiB not screened: nothing is known
+  // From 512 MiB on, the smaller half is 512 MiB alone, which was not screened.
+  CHECK(least_final_score(screened, baseline, both, std::uint64_t{1} << 29) == 0);
+}
+
 TEST_CASE("a rate ceiling names the run only when it clearly beats every simulated candidate that explains it") {
   const auto fit = [](std::optional<MechanismId> id, double score) {
     CandidateFit f;
