@@ -154,8 +154,7 @@ void print_validation(const Validation& validation, const Scenario& scenario, co
                                                        : fmt::format("ringsim calibrate {} --measured {} -o MODEL.json",
                                                                      scenario.file.string(), input.file));
   if (validation.judged.count == 0)
-    throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file,
-                                 options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes));
+    throw InputError(fmt::format("{}: no measured size at or above --min-bytes {}", input.file, options.min_bytes_as_given()));
   fmt::print("# {}: median |error| {:.1f}% {} the tolerance {:.1f}%\n", validation.pass ? "PASS" : "FAIL",
              validation.judged.median_abs_error * 100, validation.pass ? "within" : "exceeds", options.tolerance * 100);
 }
@@ -177,7 +176,7 @@ nlohmann::json validation_document(const Scenario& scenario, const TraceInput& i
           {"trace", trace_json(input)},
           {"model", scenario.model.to_json()},
           {"tolerance", options.tolerance},
-          {"min_bytes", options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes},
+          {"min_bytes", options.min_bytes_as_given()},
           {"judged_from_bytes", options.min_bytes},
           {"sizes", std::move(rows)},
           {"summary", std::move(summary)},
@@ -242,7 +241,7 @@ int explain_run(const Scenario& scenario, const Platform& platform, const TraceI
 std::vector<SuiteRun> read_suite(const ParsedArguments& args, const Scenario& scenario, const std::vector<std::string>& programs) {
   std::vector<SuiteRun> runs;
   for (const std::string& program : programs) {
-    SuiteRun run{program, nccl_tests_collective(program), std::nullopt, "", "", std::nullopt};
+    SuiteRun run{program, nccl_tests_collective(program), std::nullopt, "", "", std::nullopt, {}};
     if (run.collective) run.input = read_trace_input(args, scenario, "validate", program);
     else run.not_simulated = fmt::format("ringsim simulates none of {}'s collective", program);
     runs.push_back(std::move(run));
@@ -305,8 +304,7 @@ nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& sce
       collectives.push_back(entry);
       continue;
     }
-    const ValidationOptions mine = options_for_trace(options, run.input->grouped, run.input->trace.format);
-    const nlohmann::json one = validation_json(*run.validation, scenario, *run.input, mine);
+    const nlohmann::json one = validation_json(*run.validation, scenario, *run.input, run.options);
     for (nlohmann::json row : one.at("sizes")) {
       row["collective"] = entry["collective"];
       rows.push_back(row);
@@ -322,7 +320,7 @@ nlohmann::json suite_json(const std::vector<SuiteRun>& runs, const Scenario& sce
     for (const ComparedCase& compared : run.validation->cases)
       for (const ComparedSize& row : compared.sizes) {
         every_size.push_back(row);
-        if (row.bytes >= mine.min_bytes) judged_sizes.push_back(row);
+        if (row.bytes >= run.options.min_bytes) judged_sizes.push_back(row);
       }
   }
   nlohmann::json document = validation_document(
@@ -359,8 +357,7 @@ int validate_suite_log(Scenario scenario, Platform platform, const std::vector<s
       continue;
     }
     fmt::print("# {}, simulated by {}:\n", run.program, run.algorithm);
-    print_validation(*run.validation, scenario, *run.input, options_for_trace(options, run.input->grouped, run.input->trace.format),
-                     model_given);
+    print_validation(*run.validation, scenario, *run.input, run.options, model_given);
     fmt::print("\n");
   }
   print_suite_summary(runs, options);

@@ -4,6 +4,7 @@
 #include "../cases/size_parts.h"
 #include "../common/input_error.h"
 #include "../common/statistics.h"
+#include "../results/case_results.h"
 
 #include <algorithm>
 #include <chrono>
@@ -301,11 +302,6 @@ Validation with_simulated_times(Validation baseline, const std::function<double(
   return baseline;
 }
 
-// ROW's bus bandwidth at TIME_S, B/s (nccl-tests' factor for COLLECTIVE).
-double busbw_Bps(const ComparedSize& row, double time_s, Collective collective) {
-  return static_cast<double>(row.bytes) * busbw_factor(collective, row.ranks) / time_s;
-}
-
 }  // namespace
 
 Validation with_call_cost(Validation baseline, double extra_s, const ValidationOptions& options) {
@@ -316,8 +312,8 @@ std::optional<RateCeiling> fitted_rate_ceiling(const Validation& baseline, Colle
   const auto rows = judged_rows(baseline, min_bytes);
   std::vector<double> measured, simulated;
   for (std::size_t i = rows.size() > 3 ? rows.size() - 3 : 0; i < rows.size(); ++i) {
-    measured.push_back(busbw_Bps(*rows[i], rows[i]->measured_s, collective));
-    simulated.push_back(busbw_Bps(*rows[i], rows[i]->simulated_s, collective));
+    measured.push_back(busbw_GBps(rows[i]->bytes, rows[i]->measured_s, rows[i]->ranks, collective) * 1e9);
+    simulated.push_back(busbw_GBps(rows[i]->bytes, rows[i]->simulated_s, rows[i]->ranks, collective) * 1e9);
   }
   if (measured.empty() || median(measured) >= kCeilingBelow * median(simulated)) return std::nullopt;
   return RateCeiling{median(measured), median(simulated)};

@@ -39,7 +39,8 @@ bool validate_suite(const Scenario& scenario, const Platform& platform, std::vec
   if (!results) return false;
   for (std::size_t i = 0; i < simulated_runs.size(); ++i) {
     SuiteRun& run = *simulated_runs[i];
-    run.validation = compare_with_trace(run.input->grouped, (*results)[i], options_for_trace(options, run.input->grouped, run.input->trace.format));
+    run.options = options_for_trace(options, run.input->grouped, run.input->trace.format);
+    run.validation = compare_with_trace(run.input->grouped, (*results)[i], run.options);
     run.validation->algorithm = run.algorithm;
   }
   return true;

@@ -21,6 +21,7 @@ struct SuiteRun {
   std::string algorithm;                 // what simulates it; empty when nothing does
   std::string not_simulated;             // why not, when ALGORITHM is empty
   std::optional<Validation> validation;  // after validate_suite
+  ValidationOptions options;             // what VALIDATION was judged with (options_for_trace), after validate_suite
 
   bool simulated() const { return !algorithm.empty(); }
 };

@@ -9,7 +9,7 @@
 namespace ringsim {
 
 ValidationOptions options_for_trace(ValidationOptions options, const GroupedTrace& grouped, std::string_view format) {
-  const std::uint64_t asked = options.min_bytes_asked ? options.min_bytes_asked : options.min_bytes;
+  const std::uint64_t asked = options.min_bytes_as_given();
   const std::uint64_t from = judged_from_bytes(grouped, format, asked);
   options.min_bytes = from;
   options.min_bytes_asked = from == asked ? 0 : asked;

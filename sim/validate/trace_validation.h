@@ -21,6 +21,7 @@ struct ValidationOptions {
   // --min-bytes as given, when MIN_BYTES is the row nccl-tests printed for it (asked_sizes.h), for the
   // labels; 0: MIN_BYTES is as given.
   std::uint64_t min_bytes_asked = 0;
+  std::uint64_t min_bytes_as_given() const { return min_bytes_asked ? min_bytes_asked : min_bytes; }
   int jobs = 1;
   bool quiet = false;
 };

@@ -17,6 +17,7 @@ import argparse
 import json
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,17 +62,11 @@ def stripped(lines, from_bytes, to_bytes, every):
     return kept
 
 
-def median(values):
-    values = sorted(values)
-    middle = len(values) // 2
-    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
-
-
 def largest_busbw(lines):
     """The median of nccl-tests' out-of-place busbw (GB/s) over the three largest of LINES' size rows."""
     rows = sorted((int(SIZE_ROW.match(line).group(1)), float(BUSBW.match(line).group(1)))
                   for line in lines if SIZE_ROW.match(line) and BUSBW.match(line))
-    return median([busbw for _, busbw in rows[-3:]])
+    return statistics.median(busbw for _, busbw in rows[-3:])
 
 
 def applied_errors(diagnosis, within, kept_lines):
