@@ -69,18 +69,15 @@ def largest_busbw(lines):
     return statistics.median(busbw for _, busbw in rows[-3:])
 
 
-def applied_errors(diagnosis, within, kept_lines):
-    """Why the explaining candidate, applied, fails --expect-within, or None."""
-    named = diagnosis["explained_by"]
-    fit = next((row for row in diagnosis["ranking"] if row["candidate"] == named), None)
+def applied_errors(named, fit, within, log_busbw):
+    """Why FIT, the explaining candidate NAMED applied, fails --expect-within, or None. LOG_BUSBW:
+    largest_busbw of the log, for a rate ceiling."""
     if fit is None:
         return "no candidate explains the run"
     if fit["median_abs_error"] > within:
         return f"{named} applied leaves a median |error| of {fit['median_abs_error'] * 100:.1f}%"
-    if "busbw_ceiling_Bps" in fit:
-        measured = largest_busbw(kept_lines)
-        if abs(fit["busbw_ceiling_Bps"] / 1e9 / measured - 1) > 0.01:
-            return f"the ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s is not the log's {measured:.2f} GB/s"
+    if "busbw_ceiling_Bps" in fit and abs(fit["busbw_ceiling_Bps"] / 1e9 / log_busbw - 1) > 0.01:
+        return f"the ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s is not the log's {log_busbw:.2f} GB/s"
     return None
 
 
@@ -162,11 +159,13 @@ def main():
     if not agrees:
         sys.exit(1)
     if args.expect_within is not None:
-        failure = applied_errors(diagnosis, args.expect_within, kept)
-        fit = next((row for row in diagnosis["ranking"] if row["candidate"] == named), {})
-        print(f"applied, {named} leaves a median |error| of {fit.get('median_abs_error', float('nan')) * 100:.1f}% over the sizes"
-              + (f"; ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s against the log's {largest_busbw(kept):.2f} GB/s"
-                 if "busbw_ceiling_Bps" in fit else ""))
+        fit = next((row for row in diagnosis["ranking"] if row["candidate"] == named), None)
+        log_busbw = largest_busbw(kept) if fit and "busbw_ceiling_Bps" in fit else None
+        failure = applied_errors(named, fit, args.expect_within, log_busbw)
+        if fit:
+            print(f"applied, {named} leaves a median |error| of {fit['median_abs_error'] * 100:.1f}% over the sizes"
+                  + (f"; ceiling {fit['busbw_ceiling_Bps'] / 1e9:.2f} GB/s against the log's {log_busbw:.2f} GB/s"
+                     if log_busbw else ""))
         if failure:
             sys.exit(f"{Path(args.log).name}: {failure} (--expect-within {args.expect_within})")
 
